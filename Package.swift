@@ -1,0 +1,64 @@
+// swift-tools-version: 6.0
+// bgemu: an emulator of iOS background execution, served over HTTP.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "bgemu",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "bgemu", targets: ["bgemu"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+    ],
+    targets: [
+        // System libraries on the design card, and the Linux headers Glibc does not export.
+        .target(name: "CSystem"),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // HTTP/1.1 on sockets: knows nothing of iOS.
+        .target(
+            name: "HTTPServer",
+            dependencies: ["CSystem", "CZlib", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
+        .target(name: "Emulation", swiftSettings: strict),
+        // SQLite: migrations, the event log, the stores Emulation declares.
+        .target(name: "Storage", dependencies: ["Emulation", "CSQLite"], swiftSettings: strict),
+        // Routes, bodies, auth and tenancy, problem mapping.
+        .target(
+            name: "API",
+            dependencies: ["HTTPServer", "Emulation", "CCrypto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The thin executable: configuration, wiring, signals.
+        .executableTarget(
+            name: "bgemu",
+            dependencies: [
+                "HTTPServer", "Emulation", "Storage", "API",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
+        .testTarget(
+            name: "APITests",
+            dependencies: ["API", "HTTPServer", "Emulation", "Storage", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["bgemu"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,1 @@
+// The API module; see style.md.

@@ -1,0 +1,4 @@
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <openssl/rand.h>
+#include <openssl/crypto.h>

@@ -1,0 +1,1 @@
+// The Storage module; see style.md.
