@@ -1,0 +1,15 @@
+import Testing
+@testable import Emulation
+
+struct DeviceClockTests {
+    @Test func manualClockIgnoresWallTime() {
+        let clock = DeviceClock(mode: .manual, start: .defaultStart, wallMilliseconds: 1000)
+        #expect(clock.now(wallMilliseconds: 999_999) == .defaultStart)
+    }
+
+    @Test func realtimeClockScalesWallTime() {
+        let clock = DeviceClock(mode: .realtime, scale: 60, start: .defaultStart, wallMilliseconds: 10_000)
+        #expect(clock.now(wallMilliseconds: 10_500) == VirtualInstant.defaultStart + .seconds(30))
+        #expect(clock.now(wallMilliseconds: 9_000) == .defaultStart)
+    }
+}
