@@ -7,10 +7,12 @@ public struct AppInstallation: Sendable, Equatable {
     public var exitsOnSuspend: Bool
     /// nil means every permitted identifier (the common case: the app registers all it declares).
     public var launchHandlers: [String]?
+    /// How the client spelled the plist's container in field names: `infoPlist.` for JSON, nothing for a real plist.
+    public var fieldPrefix: String
 
     public init(
         bundleId: String, displayName: String? = nil, backgroundModes: [String] = [], permittedIdentifiers: [String] = [],
-        exitsOnSuspend: Bool = false, launchHandlers: [String]? = nil
+        exitsOnSuspend: Bool = false, launchHandlers: [String]? = nil, fieldPrefix: String = "infoPlist."
     ) {
         self.bundleId = bundleId
         self.displayName = displayName
@@ -18,17 +20,18 @@ public struct AppInstallation: Sendable, Equatable {
         self.permittedIdentifiers = permittedIdentifiers
         self.exitsOnSuspend = exitsOnSuspend
         self.launchHandlers = launchHandlers
+        self.fieldPrefix = fieldPrefix
     }
 
-    public init(_ plist: InfoPlist, launchHandlers: [String]? = nil) {
+    public init(_ plist: InfoPlist, launchHandlers: [String]? = nil, fieldPrefix: String = "") {
         self.init(
             bundleId: plist.bundleId, displayName: plist.displayName, backgroundModes: plist.backgroundModes,
             permittedIdentifiers: plist.permittedIdentifiers, exitsOnSuspend: plist.exitsOnSuspend,
-            launchHandlers: launchHandlers)
+            launchHandlers: launchHandlers, fieldPrefix: fieldPrefix)
     }
 
-    /// Checks every field; `fieldPrefix` is how the client spelled the plist's container (`infoPlist.`).
-    public func validated(installedAt: VirtualInstant, fieldPrefix: String = "infoPlist.") throws -> App {
+    /// Checks every field; every issue names its field as the client spelled it.
+    public func validated(installedAt: VirtualInstant) throws -> App {
         var issues: [FieldIssue] = []
         if let problem = AppInstallation.bundleIdProblem(bundleId) { issues.append(FieldIssue("bundleId", problem)) }
         if let displayName, displayName.count > 200 {
