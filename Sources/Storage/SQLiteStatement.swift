@@ -17,14 +17,21 @@ public final class SQLiteStatement {
 
     init(connection: OpaquePointer, sql: String) throws {
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v2(connection, sql, -1, &statement, &tail)
-        guard code == SQLITE_OK, let statement else {
+        // The tail points into the C string, so it is read inside `withCString`, while that string lives.
+        let (code, hasTail) = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(connection, text, -1, &statement, &tail)
+            return (code, tail.map { String(cString: $0).contains(where: { !$0.isWhitespace }) } ?? false)
+        }
+        guard code == SQLITE_OK else {
             sqlite3_finalize(statement)
             throw SQLiteError(extendedResultCode: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
         }
+        guard let statement else {  // only whitespace or comments
+            throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "no statement", sql: sql)
+        }
         // One statement only: a second one would be silently ignored, so refuse it (use `execute(_:)` for scripts).
-        if let tail, String(cString: tail).contains(where: { !$0.isWhitespace }) {
+        if hasTail {
             sqlite3_finalize(statement)
             throw SQLiteError(
                 extendedResultCode: SQLITE_MISUSE, message: "more than one statement: use execute(_:) for scripts", sql: sql)

@@ -79,6 +79,10 @@ import Testing
     @Test func secondStatementInCachedSQLIsRefused() throws {
         try withConnection { db throws in
             #expect(throws: SQLiteError.self) { try db.execute("SELECT 1; SELECT 2", []) }
+            #expect(throws: SQLiteError.self) { try db.execute("  -- nothing", []) }
+            // Long SQL, so that a tail read after its C string is freed would show.
+            let long = "SELECT 1 WHERE " + Array(repeating: "1 = 1", count: 500).joined(separator: " AND ") + ";  "
+            for _ in 0..<20 { #expect(try db.makeStatement(long).sql == long) }
         }
     }
 
