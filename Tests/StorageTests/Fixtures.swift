@@ -4,6 +4,7 @@ import Foundation
 @testable import Storage
 
 /// Runs `body` with a migrated database in a fresh file.
+@discardableResult
 func withDatabase<T>(readerCount: Int = 2, _ body: (Database) throws -> T) throws -> T {
     try withTemporaryPath { path throws in
         let database = try openDatabase(path: path, readerCount: readerCount)

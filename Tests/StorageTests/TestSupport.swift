@@ -3,6 +3,7 @@ import Foundation
 @testable import Storage
 
 /// Runs `body` with the path of a database file that does not exist yet, then removes it with its WAL files.
+@discardableResult
 func withTemporaryPath<T>(_ body: (String) throws -> T) throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-storage-tests", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -14,6 +15,7 @@ func withTemporaryPath<T>(_ body: (String) throws -> T) throws -> T {
 }
 
 /// Runs `body` with a bare connection to a fresh file.
+@discardableResult
 func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
     try withTemporaryPath { path throws in
         let connection = try SQLiteConnection(path: path)
