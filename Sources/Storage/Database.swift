@@ -1,5 +1,4 @@
 // The one owner of a database's connections: a serialised writer and a small pool of readers.
-import CSQLite
 import Dispatch
 import Foundation
 import Synchronization
@@ -7,7 +6,8 @@ import Synchronization
 /// A database file and the connections to it, safe to share between threads.
 ///
 /// - One **writer** connection behind ``writerLock``: every ``write(_:)`` runs alone, in a transaction that is
-///   committed before it returns. The single writer is what makes `SQLITE_BUSY` impossible inside the process.
+///   committed before it returns. With one writer, writes of this process never contend for SQLite's write lock
+///   (the busy timeout is for another process, such as the `sqlite3` shell).
 /// - A few read-only **reader** connections (WAL lets them read while the writer writes), each used by one
 ///   thread at a time. A read starts from the latest committed state: ``write(_:)`` returns only after COMMIT, and
 ///   every statement is reset when a read ends, so no reader keeps an old snapshot. A read inside a write on the

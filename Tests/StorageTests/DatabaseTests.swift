@@ -88,6 +88,21 @@ import Testing
         }
     }
 
+    /// What a `kill -9` leaves is the files as they are: a committed write is in them, without a close or checkpoint.
+    @Test func committedWriteIsInTheFilesWithoutClosing() throws {
+        try withDatabase { database throws in
+            try database.write { db throws in try db.execute("INSERT INTO settings VALUES (?, ?)", ["a", "1"]) }
+            try withTemporaryPath { copy throws in
+                for suffix in ["", "-wal"] {
+                    try FileManager.default.copyItem(atPath: database.path + suffix, toPath: copy + suffix)
+                }
+                let recovered = try SQLiteConnection(path: copy)
+                defer { recovered.close() }
+                #expect(try recovered.scalar("SELECT value FROM settings WHERE name = 'a'", as: String.self) == "1")
+            }
+        }
+    }
+
     @Test func inMemoryDatabaseWorksWithoutReaders() throws {
         let database = try openDatabase(path: ":memory:")
         #expect(database.isFirstStart)
