@@ -1,0 +1,140 @@
+// The one owner of a database's connections: a serialised writer and a small pool of readers.
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A database file and the connections to it, safe to share between threads.
+///
+/// - One **writer** connection behind ``writerLock``: every ``write(_:)`` runs alone, in a transaction that is
+///   committed before it returns. With one writer, writes of this process never contend for SQLite's write lock
+///   (the busy timeout is for another process, such as the `sqlite3` shell).
+/// - A few read-only **reader** connections (WAL lets them read while the writer writes), each used by one
+///   thread at a time. A read starts from the latest committed state: ``write(_:)`` returns only after COMMIT, and
+///   every statement is reset when a read ends, so no reader keeps an old snapshot. A read inside a write on the
+///   same thread uses the writer, and sees that write's changes.
+/// - A `:memory:` database has no readers (each connection would be a separate database): reads take the writer.
+///
+/// The calls block the calling thread while SQLite works; keep the closures short.
+// @unchecked Sendable: the connections are only touched under `writerLock`, or by the one thread that took a reader
+// from `idleReaders` under `readerLock`.
+public final class Database: @unchecked Sendable {
+    /// The path of the database file.
+    public let path: String
+    /// Whether the database was empty when this object opened it: a file just created, or one without any schema.
+    public let isFirstStart: Bool
+
+    private let writer: SQLiteConnection
+    private let writerLock = NSLock()
+    /// The thread inside a write (0: none), so that a read or write nested in it reuses the writer.
+    private let writerOwner = Atomic<UInt>(0)
+
+    private let readerLock = NSLock()
+    private var idleReaders: [SQLiteConnection]
+    /// Readers in use, by thread, so that a read nested in a read reuses its reader instead of waiting for another.
+    private var busyReaders: [UInt: SQLiteConnection] = [:]
+    private let readerSlots: DispatchSemaphore
+    private let readerCount: Int
+
+    /// Opens (creating it if missing) the database at `path`, with `readerCount` read-only connections besides
+    /// the writer. Runs no migration: see ``openDatabase(path:readerCount:migrator:)``.
+    public init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        self.path = path
+        writer = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        isFirstStart = try writer.scalar("SELECT count(*) FROM sqlite_master", as: Int.self) == 0
+        let inMemory = path == ":memory:" || path.isEmpty
+        self.readerCount = inMemory ? 0 : max(0, readerCount)
+        idleReaders = try (0..<self.readerCount).map { _ in
+            try SQLiteConnection(path: path, readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
+        readerSlots = DispatchSemaphore(value: self.readerCount)
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` with a connection that sees every write committed before the call.
+    ///
+    /// Each statement sees the latest committed state; for one snapshot across several statements, open a
+    /// transaction inside: `try connection.transaction(.deferred) { … }`. Writing through a reader fails with
+    /// `SQLITE_READONLY`.
+    public func read<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+        let thread = currentThreadID()
+        if writerOwner.load(ordering: .acquiring) == thread {
+            return try body(writer)  // nested in a write on this thread: we hold the writer already
+        }
+        guard readerCount > 0 else { return try writeWithoutTransaction(body) }
+
+        if let nested = readerLock.withLock({ busyReaders[thread] }) {
+            return try body(nested)
+        }
+        readerSlots.wait()
+        let reader = readerLock.withLock {
+            let reader = idleReaders.removeLast()
+            busyReaders[thread] = reader
+            return reader
+        }
+        defer {
+            reader.rollbackQuietly()
+            reader.resetBusyStatements()
+            readerLock.withLock {
+                busyReaders[thread] = nil
+                idleReaders.append(reader)
+            }
+            readerSlots.signal()
+        }
+        return try body(reader)
+    }
+
+    // MARK: Writing
+
+    /// Runs `body` alone with the writer, in an immediate transaction that is committed before this returns,
+    /// or rolled back if `body` throws (the error is rethrown).
+    ///
+    /// A write nested in a write on the same thread runs in a savepoint of the outer transaction.
+    public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writeWithoutTransaction { connection in
+            try connection.transaction(.immediate) { try body(connection) }
+        }
+    }
+
+    /// Runs `body` alone with the writer, in autocommit mode: for what cannot run in a transaction
+    /// (`PRAGMA foreign_keys`, `VACUUM`, a checkpoint), or for a migrator that opens its own.
+    public func writeWithoutTransaction<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+        let thread = currentThreadID()
+        if writerOwner.load(ordering: .acquiring) == thread {
+            return try body(writer)
+        }
+        return try writerLock.withLock {
+            writerOwner.store(thread, ordering: .releasing)
+            defer {
+                writer.resetBusyStatements()
+                writerOwner.store(0, ordering: .releasing)
+            }
+            return try body(writer)
+        }
+    }
+
+    // MARK: Health
+
+    /// Whether the database answers a query (readiness): reads the schema, so the file must be readable.
+    public func ping() -> Bool {
+        (try? read { try $0.scalar("SELECT count(*) FROM sqlite_master", as: Int.self) }) != nil
+    }
+
+    /// Closes every connection once the reads and the write in progress are done; later calls fail with
+    /// `SQLITE_MISUSE` (and ``ping()`` answers false). Closing also happens when the object is released.
+    public func close() {
+        writerLock.withLock { writer.close() }
+        for _ in 0..<readerCount { readerSlots.wait() }
+        readerLock.withLock { idleReaders.forEach { $0.close() } }
+        for _ in 0..<readerCount { readerSlots.signal() }
+    }
+}
+
+/// An identifier of the calling thread, never 0.
+private func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+    return UInt(bitPattern: pthread_self())
+    #else
+    return UInt(pthread_self())
+    #endif
+}

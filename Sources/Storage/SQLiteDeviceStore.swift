@@ -1,0 +1,94 @@
+// Devices, each with its apps, stored as one JSON document per device.
+import Emulation
+import Foundation
+
+/// ``DeviceStore`` on a ``Database``: table `devices`, one row per device whose `document` is the JSON of
+/// `Emulation.Device` (apps included), with sorted keys and dates as RFC 3339 text with milliseconds.
+public struct SQLiteDeviceStore: DeviceStore {
+    public let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func insert(_ device: Device) throws {
+        let document = try Self.encode(device)
+        try StoreFailure.mapping {
+            try database.write { db in
+                try db.execute(
+                    "INSERT INTO devices (id, tenant_id, created_at, document) VALUES (?, ?, ?, ?)",
+                    [device.id, device.tenantId, StorageDate.text(device.createdAt), document])
+            }
+        }
+    }
+
+    public func device(id: String, tenantId: String) throws -> Device? {
+        let document = try StoreFailure.mapping {
+            try database.read { db in
+                try db.scalar("SELECT document FROM devices WHERE id = ? AND tenant_id = ?", [id, tenantId], as: [UInt8].self)
+            }
+        }
+        return try document.map(Self.decode)
+    }
+
+    public func devices(tenantId: String, after cursor: String?, limit: Int) throws -> Page<Device> {
+        let after = try cursor.map { try PageCursor.decode($0, list: "devices").seq } ?? 0
+        let limit = PageCursor.pageSize(limit)
+        let rows = try StoreFailure.mapping {
+            try database.read { db in
+                try db.query(
+                    "SELECT seq, document FROM devices WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    [tenantId, after, limit + 1]
+                ) { row in (seq: try row.get(0, as: Int64.self), document: try row.get(1, as: [UInt8].self)) }
+            }
+        }
+        // Decoded outside the read, so the reader goes back to the pool sooner.
+        return PageCursor.page(try rows.map { (seq: $0.seq, item: try Self.decode($0.document)) }, limit: limit, list: "devices")
+    }
+
+    public func update(_ device: Device) throws -> Bool {
+        let document = try Self.encode(device)
+        return try StoreFailure.mapping {
+            try database.write { db in
+                try db.execute(
+                    "UPDATE devices SET document = ? WHERE id = ? AND tenant_id = ?", [document, device.id, device.tenantId])
+                return db.changes > 0
+            }
+        }
+    }
+
+    public func delete(id: String, tenantId: String) throws -> Bool {
+        try StoreFailure.mapping {
+            try database.write { db in
+                try db.execute("DELETE FROM devices WHERE id = ? AND tenant_id = ?", [id, tenantId])
+                return db.changes > 0
+            }
+        }
+    }
+
+    // MARK: Documents
+
+    /// The stored form of a device: JSON with sorted keys (the same device, the same bytes).
+    static func encode(_ device: Device) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(StorageDate.text(date))
+        }
+        return [UInt8](try encoder.encode(device))
+    }
+
+    static func decode(_ document: [UInt8]) throws -> Device {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = StorageDate.date(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 date: \(text)")
+            }
+            return date
+        }
+        return try decoder.decode(Device.self, from: Data(document))
+    }
+}

@@ -1,0 +1,64 @@
+// bgemu's schema: the migrations of this build, in order. Append only; never edit a shipped one.
+import Foundation
+
+extension DatabaseMigrator {
+    /// Every migration of bgemu's schema, in order.
+    ///
+    /// Conventions: tables are `STRICT`; a list's stable order is an `INTEGER PRIMARY KEY AUTOINCREMENT` `seq`
+    /// (never reused, so cursors stay valid after deletions); ids are text; dates are RFC 3339 text in UTC with
+    /// milliseconds; a child row names its tenant with `ON DELETE CASCADE`, so deleting a tenant deletes what it owns.
+    public static let bgemu: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("001_tenants") { db in
+            try db.execute(
+                """
+                CREATE TABLE tenants (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL UNIQUE,
+                    created_at TEXT NOT NULL
+                ) STRICT;
+                CREATE TABLE api_keys (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                    hash TEXT NOT NULL UNIQUE,
+                    prefix TEXT NOT NULL,
+                    created_at TEXT NOT NULL,
+                    revoked_at TEXT
+                ) STRICT;
+                CREATE INDEX api_keys_by_tenant ON api_keys(tenant_id, seq);
+                CREATE TABLE settings (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                ) STRICT;
+                """)
+        }
+        migrator.registerMigration("002_devices") { db in
+            try db.execute(
+                """
+                CREATE TABLE devices (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                    created_at TEXT NOT NULL,
+                    document BLOB NOT NULL
+                ) STRICT;
+                CREATE INDEX devices_by_tenant ON devices(tenant_id, seq);
+                """)
+        }
+        return migrator
+    }()
+}
+
+/// Opens the database at `path` (creating the file if missing), brings its schema up to date with `migrator`,
+/// and returns it. ``Database/isFirstStart`` tells whether the database was new.
+///
+/// Throws ``DatabaseMigrator/Failure/unknownMigrations(_:)`` when the file was written by a newer bgemu.
+public func openDatabase(
+    path: String, readerCount: Int = 2, migrator: DatabaseMigrator = .bgemu
+) throws -> Database {
+    let database = try Database(path: path, readerCount: readerCount)
+    try migrator.migrate(database)
+    return database
+}
