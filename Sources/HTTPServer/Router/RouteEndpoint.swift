@@ -1,10 +1,17 @@
 /// A registered handler, wrapped in the middleware chain, with what it needs to bind its parameters.
-struct RouteEndpoint: Sendable {
+/// A class so that the lookup hands out one reference instead of copying every field.
+final class RouteEndpoint: Sendable {
     /// The pattern as registered, reported as `HTTPRequestContext.route`.
     let pattern: String
     /// The segments (by 0-based depth) that bind parameters, in path order.
     let parameterSlots: [(depth: Int, name: String)]
     let responder: any HTTPResponder
+
+    init(pattern: String, parameterSlots: [(depth: Int, name: String)], responder: any HTTPResponder) {
+        self.pattern = pattern
+        self.parameterSlots = parameterSlots
+        self.responder = responder
+    }
 
     /// Percent-decodes the parameter segments of `path` into `parameters`; false when one does not decode
     /// (RFC 3986 §2.1). `path` is one `RouterTrie.match` accepted for this endpoint's shape.
@@ -33,7 +40,8 @@ struct RouteEndpoint: Sendable {
 }
 
 /// What the router knows about one matched path: its endpoints by method and its own answers.
-struct RouteNode: Sendable {
+/// A class for the same reason as `RouteEndpoint`.
+final class RouteNode: Sendable {
     /// The first pattern registered for this path, reported as the route of `405` and `OPTIONS` answers.
     let pattern: String
     let endpoints: [(method: HTTPMethod, endpoint: RouteEndpoint)]
@@ -41,6 +49,16 @@ struct RouteNode: Sendable {
     let methodNotAllowed: any HTTPResponder
     /// `204` with `Allow`, wrapped in the middleware chain.
     let options: any HTTPResponder
+
+    init(
+        pattern: String, endpoints: [(method: HTTPMethod, endpoint: RouteEndpoint)],
+        methodNotAllowed: any HTTPResponder, options: any HTTPResponder
+    ) {
+        self.pattern = pattern
+        self.endpoints = endpoints
+        self.methodNotAllowed = methodNotAllowed
+        self.options = options
+    }
 
     func endpoint(for method: HTTPMethod) -> RouteEndpoint? {
         for entry in endpoints where entry.method == method { return entry.endpoint }
