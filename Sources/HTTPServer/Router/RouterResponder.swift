@@ -1,0 +1,33 @@
+/// The immutable responder `Router.buildResponder()` makes: a trie lookup, then one pre-built chain call.
+struct RouterResponder: HTTPResponder {
+    let trie: RouterTrie<RouteNode>
+    /// The fallback (or `404`), wrapped in the middleware chain.
+    let unmatched: any HTTPResponder
+    /// `400` for undecodable parameters, wrapped in the middleware chain.
+    let invalidPath: any HTTPResponder
+
+    func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPResponse {
+        var context = context
+        var target = request.target
+        let responder = target.withUTF8 { utf8 in
+            let pathEnd = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.count
+            return resolve(request.method, path: UnsafeBufferPointer(rebasing: utf8[..<pathEnd]), context: &context)
+        }
+        return try responder.respond(to: request, context: context)
+    }
+
+    /// Picks the responder for `method` on `path` and records the route and parameters in `context`.
+    private func resolve(
+        _ method: HTTPMethod, path: UnsafeBufferPointer<UInt8>, context: inout HTTPRequestContext
+    ) -> any HTTPResponder {
+        guard let node = trie.match(path) else { return unmatched }
+        // A HEAD request is a GET whose body the server drops (RFC 9110 §9.3.2).
+        if let endpoint = node.endpoint(for: method) ?? (method == .head ? node.endpoint(for: .get) : nil) {
+            context.route = endpoint.pattern
+            guard endpoint.bind(path, into: &context.parameters) else { return invalidPath }
+            return endpoint.responder
+        }
+        context.route = node.pattern
+        return method == .options ? node.options : node.methodNotAllowed
+    }
+}

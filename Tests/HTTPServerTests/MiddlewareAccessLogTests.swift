@@ -1,0 +1,138 @@
+import Foundation
+@testable import HTTPServer
+import Logging
+import Testing
+
+/// A `LogHandler` keeping every event in memory.
+struct MiddlewareMemoryLogHandler: LogHandler {
+    /// The events logged through any copy of the handler.
+    /// `@unchecked Sendable`: `events` is only touched while holding `lock`.
+    final class Store: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [LogEvent] = []
+        func append(_ event: LogEvent) { lock.withLock { events.append(event) } }
+        var all: [LogEvent] { lock.withLock { events } }
+    }
+
+    let store: Store
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var event = event
+        event.metadata = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        store.append(event)
+    }
+}
+
+@Suite("Access log middleware")
+struct MiddlewareAccessLogTests {
+    typealias T = RouterTestSupport
+
+    /// A router with the access log around two routes, and the store its lines land in.
+    static func setUp(level: Logger.Level = .info, loggerLevel: Logger.Level = .trace)
+        -> (any HTTPResponder, MiddlewareMemoryLogHandler.Store, Logger)
+    {
+        let store = MiddlewareMemoryLogHandler.Store()
+        var logger = Logger(label: "access") { _ in MiddlewareMemoryLogHandler(store: store) }
+        logger.logLevel = loggerLevel
+        var router = Router()
+        router.add(middleware: AccessLogMiddleware(level: level))
+        router.get("/v1/devices/{deviceId}") { _, _ in .text("hello") }
+        router.get("/v1/boom") { _, _ in throw CancellationError() }
+        router.get("/v1/events") { _, _ in HTTPResponse(body: .stream(HTTPBodyStream { $0.finish() })) }
+        return (router.buildResponder(), store, logger)
+    }
+
+    static func send(_ responder: any HTTPResponder, _ logger: Logger, _ method: HTTPMethod, _ target: String) throws
+        -> HTTPResponse
+    {
+        try responder.respond(
+            to: HTTPRequest(method: method, target: target), context: T.context(logger: logger))
+    }
+
+    @Test func logsOneLineWithStatusBytesDurationRouteAndRequestId() throws {
+        let (responder, store, logger) = Self.setUp()
+        _ = try Self.send(responder, logger, .get, "/v1/devices/d1?x=1")
+        let events = store.all
+        try #require(events.count == 1)
+        let event = events[0]
+        #expect(event.level == .info)
+        #expect(event.message.description == "GET /v1/devices/d1?x=1 200")
+        let metadata = event.metadata ?? [:]
+        #expect(metadata["http.status"]?.description == "200")
+        #expect(metadata["http.bytes"]?.description == "5")
+        #expect(metadata["http.route"]?.description == "/v1/devices/{deviceId}")
+        #expect(metadata["http.method"]?.description == "GET")
+        #expect(metadata["request-id"]?.description == "req-1")
+        let duration = try #require(metadata["http.duration_ms"]?.description)
+        #expect(duration.wholeMatch(of: /\d+\.\d{3}/) != nil)
+    }
+
+    @Test func thrownErrorsAreLoggedWithTheStatusTheyWillBecomeAndRethrown() throws {
+        let (responder, store, logger) = Self.setUp()
+        let problem = #expect(throws: HTTPProblem.self) { try Self.send(responder, logger, .get, "/nowhere") }
+        #expect(problem?.status == .notFound)
+        #expect(throws: CancellationError.self) { try Self.send(responder, logger, .get, "/v1/boom") }
+        #expect(throws: HTTPProblem.self) { try Self.send(responder, logger, .delete, "/v1/boom") }
+
+        let events = store.all
+        #expect(events.map(\.message.description) == ["GET /nowhere 404", "GET /v1/boom 500", "DELETE /v1/boom 405"])
+        #expect(events[0].metadata?["http.route"] == nil)
+        #expect(events[1].metadata?["http.route"]?.description == "/v1/boom")
+        #expect(events.allSatisfy { $0.metadata?["http.bytes"] == nil })
+    }
+
+    @Test func streamsHaveNoSize() throws {
+        let (responder, store, logger) = Self.setUp()
+        _ = try Self.send(responder, logger, .get, "/v1/events")
+        #expect(store.all.count == 1)
+        #expect(store.all.first?.metadata?["http.status"]?.description == "200")
+        #expect(store.all.first?.metadata?["http.bytes"] == nil)
+    }
+
+    @Test func accessTokensAreRedacted() throws {
+        let (responder, store, logger) = Self.setUp()
+        _ = try Self.send(responder, logger, .get, "/v1/events?lastEventId=4&access_token=s3cr%2Bet&b")
+        _ = try Self.send(responder, logger, .get, "/v1/events?access%5Ftoken=abc")
+        let lines = store.all.map(\.message.description)
+        #expect(
+            lines == [
+                "GET /v1/events?lastEventId=4&access_token=REDACTED&b 200",
+                "GET /v1/events?access%5Ftoken=REDACTED 200",
+            ])
+        #expect(store.all.allSatisfy { !($0.metadata?["http.target"]?.description ?? "").contains("s3cr") })
+        #expect(store.all.allSatisfy { !($0.metadata?["http.target"]?.description ?? "").contains("abc") })
+    }
+
+    @Test func redactionLeavesOtherTargetsAlone() {
+        let names: Set<String> = ["access_token"]
+        #expect(AccessLogMiddleware.redact("/a", names: names) == "/a")
+        #expect(AccessLogMiddleware.redact("/a?", names: names) == "/a?")
+        #expect(AccessLogMiddleware.redact("/a?access_token", names: names) == "/a?access_token")
+        #expect(AccessLogMiddleware.redact("/a?x=1&&access_token=", names: names) == "/a?x=1&&access_token=REDACTED")
+        #expect(AccessLogMiddleware.redact("/a?access_token=1", names: []) == "/a?access_token=1")
+    }
+
+    @Test func levelIsConfigurableAndRespectsTheLogger() throws {
+        let (responder, store, logger) = Self.setUp(level: .debug, loggerLevel: .info)
+        _ = try Self.send(responder, logger, .get, "/v1/devices/d1")
+        #expect(store.all.isEmpty)
+
+        let (verbose, verboseStore, verboseLogger) = Self.setUp(level: .debug, loggerLevel: .debug)
+        _ = try Self.send(verbose, verboseLogger, .get, "/v1/devices/d1")
+        #expect(verboseStore.all.map(\.level) == [.debug])
+    }
+
+    @Test func millisecondsAreFormattedWithThreeDecimals() {
+        #expect(AccessLogMiddleware.milliseconds(.microseconds(1)) == "0.001")
+        #expect(AccessLogMiddleware.milliseconds(.milliseconds(12) + .microseconds(340)) == "12.340")
+        #expect(AccessLogMiddleware.milliseconds(.seconds(2)) == "2000.000")
+        #expect(AccessLogMiddleware.milliseconds(.zero) == "0.000")
+    }
+}
