@@ -1,0 +1,69 @@
+/// One accepted TCP connection. Owned by, and only ever touched on, its event loop's thread.
+///
+/// An idle connection holds no buffers: bytes are read into the loop's shared read buffer and answers are
+/// built in the loop's shared output buffer; a connection keeps bytes only while a request line is split
+/// across reads (`input`) or while the socket will not take an answer yet (`output`).
+final class Connection {
+    /// What the connection is doing.
+    enum Phase {
+        /// Reading requests and answering them in order.
+        case requests
+        /// Sending a streamed body; further requests are not read.
+        case streaming(ConnectionStreamWriter)
+        /// Sending what is left of the last answer, then closing.
+        case closing
+        /// Answer sent and write side shut; draining the client's bytes until it closes or time runs out.
+        case lingering
+    }
+
+    let fd: Int32
+    /// The epoll key: the descriptor in the low 32 bits, a per-loop generation in the high 32, so an event for
+    /// a closed connection never reaches a new one that got the same descriptor.
+    let key: UInt64
+    let remoteAddress: String
+    var parser: HTTPRequestParser
+    var phase: Phase = .requests
+    /// Unconsumed bytes of a partial request line or chunk-size line.
+    var input: [UInt8] = []
+    /// Bytes the socket would not take yet, sent from `outputOffset` when it becomes writable.
+    var output: [UInt8] = []
+    var outputOffset = 0
+    /// The interest currently registered with epoll.
+    var interest: Epoll.Interest = .read
+    /// When the connection's current timeout fires (loop-monotonic milliseconds).
+    var deadline: Int64
+    /// Whether `deadline` already counts the head timeout of the request being read.
+    var headTimerArmed = true
+    /// A stream body whose head was queued and whose producer starts once the head is flushed.
+    var pendingStream: HTTPBodyStream?
+
+    init(fd: Int32, key: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, deadline: Int64) {
+        self.fd = fd
+        self.key = key
+        self.remoteAddress = remoteAddress
+        self.parser = HTTPRequestParser(limits: limits)
+        self.deadline = deadline
+    }
+
+    /// Whether bytes wait to be sent.
+    var hasPendingOutput: Bool { outputOffset < output.count }
+
+    /// Whether part of a request has arrived.
+    var isMidRequest: Bool { parser.isMidRequest || !input.isEmpty }
+
+    /// The stream writer while the connection streams.
+    var streamWriter: ConnectionStreamWriter? {
+        if case .streaming(let writer) = phase { return writer }
+        return nil
+    }
+
+    /// The interest the connection's phase calls for.
+    var desiredInterest: Epoll.Interest {
+        switch phase {
+        case .requests: hasPendingOutput ? .write : .read
+        case .streaming: hasPendingOutput ? [.read, .write] : .read
+        case .closing: .write
+        case .lingering: .read
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Logging
+
+extension EventLoop {
+    /// Calls the responder for one request and appends its answer to `out`. The one place thrown errors are
+    /// turned into answers: an `HTTPResponseError` renders itself, anything else is logged and answered with a
+    /// generic `500`.
+    func respond(to parsed: HTTPRequestParser.Parsed, on connection: Connection, into out: inout [UInt8]) {
+        let request = parsed.request
+        let requestId = parsed.clientRequestId ?? requestIds.next()
+        let context = HTTPRequestContext(requestId: requestId, logger: logger, remoteAddress: connection.remoteAddress)
+        let response: HTTPResponse
+        do {
+            response = try responder.respond(to: request, context: context)
+        } catch let error as any HTTPResponseError {
+            response = error.response()
+        } catch {
+            context.logger.error(
+                "Unhandled error while answering a request",
+                metadata: ["error": "\(String(reflecting: error))", "method": "\(request.method)", "target": "\(request.target)"])
+            response = HTTPProblem(status: .internalServerError, detail: "An internal error occurred.").response()
+        }
+        let keepAlive = parsed.keepAlive && !isShuttingDown
+        switch response.body {
+        case .bytes(let body):
+            writeSized(response, body: body, for: request, keepAlive: keepAlive, requestId: requestId, on: connection, into: &out)
+        case .stream(let stream):
+            writeStreamHead(response, stream: stream, for: request, keepAlive: keepAlive, requestId: requestId, on: connection, into: &out)
+        }
+    }
+
+    /// A whole body: gzipped when negotiated, `Content-Length` framed, omitted for HEAD, 1xx, 204 and 304.
+    private func writeSized(
+        _ response: HTTPResponse, body: [UInt8], for request: HTTPRequest, keepAlive: Bool, requestId: String,
+        on connection: Connection, into out: inout [UInt8]
+    ) {
+        let code = response.status.code
+        // RFC 9110 §6.4.1: 1xx, 204 and 304 answers have no content.
+        let hasContent = code >= 200 && code != 204 && code != 304
+        var headers = response.headers
+        var body = body
+        if hasContent, body.count >= settings.gzipMinimumSize, body.count > 0 {
+            compressIfAccepted(&body, headers: &headers, request: request)
+        }
+        let stayOpen = ResponseHead.write(
+            into: &out, status: response.status, headers: headers, framing: hasContent ? .length(body.count) : .none,
+            keepAlive: keepAlive, version: request.version, date: dateCache.value, requestId: requestId)
+        // RFC 9110 §9.3.2: HEAD gets the same fields as GET, and no content.
+        if hasContent, request.method != .head { out.append(contentsOf: body) }
+        if !stayOpen { connection.phase = .closing }
+    }
+
+    /// gzips `body` when its type compresses well, it is not encoded yet and the client accepts gzip
+    /// (RFC 9110 §8.4, §12.5.3); marks the answer as varying with `Accept-Encoding` either way.
+    private func compressIfAccepted(_ body: inout [UInt8], headers: inout HTTPHeaders, request: HTTPRequest) {
+        guard !headers.contains("Content-Encoding"), let contentType = headers["Content-Type"],
+              ContentCoding.isCompressible(contentType: contentType)
+        else { return }
+        if let vary = headers["Vary"] {
+            if !vary.listContains("accept-encoding"), !vary.listContains("*") { headers["Vary"] = vary + ", Accept-Encoding" }
+        } else {
+            headers.add("Vary", "Accept-Encoding")
+        }
+        guard let acceptEncoding = request.headers["Accept-Encoding"], ContentCoding.acceptsGzip(acceptEncoding),
+              let compressed = Gzip.compress(body), compressed.count < body.count
+        else { return }
+        body = compressed
+        headers.add("Content-Encoding", "gzip")
+    }
+
+    /// A streamed body: the head now, chunked for HTTP/1.1 and close-delimited for 1.0; the producer starts
+    /// once the head is flushed. The connection closes when the stream ends, so the head says so.
+    private func writeStreamHead(
+        _ response: HTTPResponse, stream: HTTPBodyStream, for request: HTTPRequest, keepAlive: Bool,
+        requestId: String, on connection: Connection, into out: inout [UInt8]
+    ) {
+        let chunked = request.version == .http1_1
+        if request.method == .head {
+            let stayOpen = ResponseHead.write(
+                into: &out, status: response.status, headers: response.headers, framing: chunked ? .chunked : .closeDelimited,
+                keepAlive: keepAlive, version: request.version, date: dateCache.value, requestId: requestId)
+            if !stayOpen { connection.phase = .closing }
+            return
+        }
+        _ = ResponseHead.write(
+            into: &out, status: response.status, headers: response.headers, framing: chunked ? .chunked : .closeDelimited,
+            keepAlive: false, version: request.version, date: dateCache.value, requestId: requestId)
+        let writer = ConnectionStreamWriter(loop: self, key: connection.key, chunked: chunked, limit: settings.maxStreamBuffer)
+        connection.phase = .streaming(writer)
+        connection.pendingStream = stream
+        connection.input = []
+    }
+
+    /// The server's own answer to a request it could not read: a problem document, then close.
+    func writeProblem(_ status: HTTPStatus, detail: String, for connection: Connection, into out: inout [UInt8]) {
+        let requestId = connection.parser.clientRequestId ?? requestIds.next()
+        let response = HTTPProblem(status: status, detail: detail).response()
+        guard case .bytes(let body) = response.body else { return }
+        _ = ResponseHead.write(
+            into: &out, status: status, headers: response.headers, framing: .length(body.count),
+            keepAlive: false, version: .http1_1, date: dateCache.value, requestId: requestId)
+        out.append(contentsOf: body)
+    }
+}

@@ -1,0 +1,48 @@
+extension EventLoop {
+    /// Starts the producer of a stream whose head was just flushed, then sends what it wrote synchronously.
+    func startPendingStream(_ connection: Connection) {
+        guard let stream = connection.pendingStream, let writer = connection.streamWriter else { return }
+        connection.pendingStream = nil
+        guard connections[Int(connection.fd)] === connection else {
+            writer.end(.closed)
+            return
+        }
+        stream.start(writer)
+        if connections[Int(connection.fd)] === connection { flushStream(connection) }
+    }
+
+    /// Moves a stream's queued bytes to the socket while it takes them; closes the connection once the stream
+    /// finished and everything is sent, or at once when it overflowed or was closed. What the socket will not
+    /// take waits on the connection, and the writer's queue grows (up to its limit) until the socket drains.
+    func flushStream(_ connection: Connection) {
+        guard let writer = connection.streamWriter, connection.pendingStream == nil else { return }
+        for _ in 0..<16 {
+            let writable = !connection.hasPendingOutput
+            let taken = writer.take(writable: writable)
+            if taken.overflowed || taken.phase == .closed {
+                close(connection)
+                return
+            }
+            guard writable else { break }
+            if !taken.bytes.isEmpty {
+                let sent = taken.bytes.withUnsafeBytes { sendAvailable(connection.fd, $0) }
+                guard sent >= 0 else {
+                    close(connection)
+                    return
+                }
+                if sent < taken.bytes.count {
+                    connection.output = taken.bytes
+                    connection.outputOffset = sent
+                    break
+                }
+                continue  // the producer may have queued more meanwhile
+            }
+            if taken.phase == .finishing {
+                connection.phase = .closing
+                linger(connection)
+            }
+            break
+        }
+        updateInterest(connection)
+    }
+}

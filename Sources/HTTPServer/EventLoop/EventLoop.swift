@@ -1,0 +1,181 @@
+import CSystem
+import Glibc
+import Logging
+import Synchronization
+
+/// One event-loop thread: an epoll instance, the connections handed to it, and their timers.
+///
+/// Everything but `inbox`, `wakePending` and `wakeFD` is confined to the loop's thread; other threads reach the
+/// loop only by queueing into `inbox` and signalling the eventfd.
+final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is confined to the loop thread; cross-thread entry is `inbox` (Mutex) + eventfd
+    static let wakeKey = UInt64.max
+    static let listenerKey = UInt64.max - 1
+    static let readBufferSize = 64 * 1024
+    static let maxEventsPerWait = 256
+
+    let index: Int
+    let settings: LoopSettings
+    let responder: any HTTPResponder
+    let logger: Logger
+    let epoll: Epoll
+    let wakeFD: EventFD
+    /// Work queued by other threads.
+    let inbox = Mutex(Inbox())
+    /// Whether the eventfd has been signalled and the loop has not drained the inbox since.
+    let wakePending = Atomic<Bool>(false)
+
+    // Loop-thread state.
+    /// Connections by descriptor.
+    var connections: [Connection?] = []
+    var connectionCount = 0
+    var generation: UInt32 = 0
+    /// The loop's shared read buffer, allocated once.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// The loop's shared buffer for answers, reused across connections.
+    var outBuffer: [UInt8] = []
+    /// Loop time in monotonic milliseconds, refreshed after each wait.
+    var now: Int64 = 0
+    var dateCache = DateCache()
+    var requestIds: RequestIdGenerator
+    var nextSweep: Int64 = 0
+    /// The listening socket, on the loop that accepts.
+    var listenerFD: Int32 = -1
+    var listenerPausedUntil: Int64?
+    /// The loops accepted connections are dealt to, round-robin (set on the accepting loop only).
+    var siblings: [EventLoop] = []
+    var nextSibling = 0
+    var isShuttingDown = false
+    var shutdownDeadline = Int64.max
+    /// Spare arrays swapped with the inbox's so draining it does not allocate.
+    var spareAdopted: [Inbox.Adoption] = []
+    var spareStreamKeys: [UInt64] = []
+
+    init(index: Int, settings: LoopSettings, responder: any HTTPResponder, logger: Logger) throws(HTTPServerError) {
+        self.index = index
+        self.settings = settings
+        self.responder = responder
+        self.logger = logger
+        self.epoll = try Epoll()
+        self.wakeFD = try EventFD()
+        self.requestIds = RequestIdGenerator(loopIndex: index)
+        self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        outBuffer.reserveCapacity(Self.readBufferSize)
+        epoll.add(wakeFD.fd, key: Self.wakeKey, interest: .read)
+    }
+
+    deinit { readBuffer.deallocate() }
+
+    /// Runs until shutdown completes; `onExit` runs on the loop thread as it stops.
+    func run(onExit: () -> Void) {
+        let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: Self.maxEventsPerWait)
+        defer { events.deallocate() }
+        refreshClock()
+        nextSweep = now + 1000
+        while true {
+            let ready = epoll.wait(into: events, timeoutMilliseconds: waitTimeout())
+            if ready < 0 {
+                logger.critical("epoll_wait failed; event loop \(index) stops", metadata: ["errno": "\(errno)"])
+                break
+            }
+            refreshClock()
+            for i in 0..<ready { handle(events[i]) }
+            if now >= nextSweep { sweep() }
+            if isShuttingDown, connectionCount == 0 || now >= shutdownDeadline { break }
+        }
+        closeEverything()
+        onExit()
+    }
+
+    private func refreshClock() {
+        now = LoopClock.monotonicMilliseconds()
+        dateCache.update(now: LoopClock.wallSeconds())
+    }
+
+    /// Milliseconds until the next sweep, or until the shutdown deadline when that is sooner.
+    private func waitTimeout() -> Int32 {
+        let until = min(nextSweep, shutdownDeadline) - now
+        return Int32(clamping: max(0, until))
+    }
+
+    private func handle(_ event: epoll_event) {
+        let key = event.data.u64
+        let flags = event.events
+        if key == Self.wakeKey {
+            drainInbox()
+            return
+        }
+        if key == Self.listenerKey {
+            acceptConnections()
+            return
+        }
+        guard let connection = connection(for: key) else { return }
+        if flags & EPOLLOUT.rawValue != 0 {
+            handleWritable(connection)
+            guard connections[Int(connection.fd)] === connection else { return }
+        }
+        if flags & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+            if connection.interest.contains(.read) {
+                handleReadable(connection)
+            } else if flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+                close(connection)
+            }
+        }
+    }
+
+    /// The live connection an epoll key names, if it is still the same one.
+    @inline(__always)
+    func connection(for key: UInt64) -> Connection? {
+        let fd = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+        guard fd < connections.count, let connection = connections[fd], connection.key == key else { return nil }
+        return connection
+    }
+
+    /// Registers a new connection on this loop.
+    func adopt(fd: Int32, remoteAddress: String) {
+        if isShuttingDown {
+            Glibc.close(fd)
+            return
+        }
+        generation &+= 1
+        let key = UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
+        let connection = Connection(
+            fd: fd, key: key, remoteAddress: remoteAddress, limits: settings.limits,
+            deadline: now + settings.headerTimeout)
+        let slot = Int(fd)
+        if slot >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: max(slot + 1 - connections.count, connections.count)))
+        }
+        guard epoll.add(fd, key: key, interest: .read) else {
+            logger.warning("epoll_ctl failed for an accepted connection", metadata: ["errno": "\(errno)"])
+            Glibc.close(fd)
+            return
+        }
+        connections[slot] = connection
+        connectionCount += 1
+    }
+
+    /// Closes the connection at once; a stream it carried ends and runs its close handlers.
+    func close(_ connection: Connection) {
+        if let writer = connection.streamWriter { writer.end(.closed) }
+        Glibc.close(connection.fd)
+        connections[Int(connection.fd)] = nil
+        connectionCount -= 1
+    }
+
+    /// Updates the epoll registration to what the connection's phase calls for.
+    func updateInterest(_ connection: Connection) {
+        let desired = connection.desiredInterest
+        guard desired != connection.interest else { return }
+        connection.interest = desired
+        epoll.modify(connection.fd, key: connection.key, interest: desired)
+    }
+
+    /// Closes every connection and the listener as the loop stops.
+    private func closeEverything() {
+        for slot in connections.indices {
+            if let connection = connections[slot] { close(connection) }
+        }
+        closeListener()
+        siblings = []
+    }
+}

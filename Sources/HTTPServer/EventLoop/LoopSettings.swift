@@ -1,0 +1,22 @@
+/// The configuration as an event loop uses it: limits and timeouts in the units of the hot path.
+struct LoopSettings: Sendable {
+    let limits: HTTPRequestParser.Limits
+    /// Milliseconds a client has to send a request head.
+    let headerTimeout: Int64
+    /// Milliseconds a connection may idle between requests, or stall a body or a write.
+    let idleTimeout: Int64
+    /// Milliseconds a closing connection keeps draining what the client still sends, so the kernel does not
+    /// reset the connection under an answer the client has not read yet.
+    let lingerTimeout: Int64 = 2000
+    let maxStreamBuffer: Int
+    let gzipMinimumSize: Int
+
+    init(_ configuration: HTTPServerConfiguration) {
+        limits = HTTPRequestParser.Limits(
+            maxHeaderSize: max(256, configuration.maxHeaderSize), maxBodySize: max(0, configuration.maxBodySize))
+        headerTimeout = max(1, configuration.headerReadTimeout.milliseconds)
+        idleTimeout = max(1, configuration.idleTimeout.milliseconds)
+        maxStreamBuffer = max(1, configuration.maxStreamBuffer)
+        gzipMinimumSize = max(0, configuration.gzipMinimumSize)
+    }
+}

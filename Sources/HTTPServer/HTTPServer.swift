@@ -1,0 +1,110 @@
+import Dispatch
+import Glibc
+import Logging
+import Synchronization
+
+/// An HTTP/1.1 server (RFC 9112) on non-blocking POSIX sockets: a fixed set of event-loop threads, each with
+/// its own epoll instance, serving any number of keep-alive connections and streams without a thread apiece.
+///
+/// One loop owns the listening socket and deals accepted connections round-robin to all loops. Requests are
+/// answered on the loop that read them, by calling the synchronous responder.
+public final class HTTPServer: Sendable {
+    private enum Phase {
+        case idle
+        case running
+        case stopping
+        case stopped
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        var loops: [EventLoop] = []
+        var port = 0
+    }
+
+    private let configuration: HTTPServerConfiguration
+    private let responder: any HTTPResponder
+    private let logger: Logger
+    private let state = Mutex(State())
+    /// Entered once per loop thread, left when it exits.
+    private let running = DispatchGroup()
+
+    /// A server that will answer with `responder` once started.
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+    }
+
+    /// Binds and listens on the configured address and starts the event loops; returns once the server accepts
+    /// connections. Throws `HTTPServerError` (`.addressInUse` when the port is taken).
+    public func start() throws {
+        try state.withLock { (state: inout State) throws(HTTPServerError) in
+            guard state.phase == .idle else { throw .alreadyStarted }
+            let listener = try Listener.open(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+            let settings = LoopSettings(configuration)
+            var loops: [EventLoop] = []
+            do throws(HTTPServerError) {
+                for index in 0..<max(1, configuration.eventLoopCount) {
+                    loops.append(try EventLoop(index: index, settings: settings, responder: responder, logger: logger))
+                }
+            } catch {
+                close(listener.fd)
+                throw error
+            }
+            loops[0].attachListener(listener.fd, dealingTo: loops)
+            for loop in loops {
+                running.enter()
+                do throws(HTTPServerError) {
+                    try LoopThread.spawn { [running] in
+                        loop.run { running.leave() }
+                    }
+                } catch {
+                    running.leave()
+                    for started in loops { started.requestShutdown(grace: .zero) }
+                    state.phase = .stopping
+                    throw error
+                }
+            }
+            state.loops = loops
+            state.port = listener.port
+            state.phase = .running
+        }
+        logger.info("HTTP server listening", metadata: [
+            "host": "\(configuration.host)", "port": "\(localPort)", "eventLoops": "\(max(1, configuration.eventLoopCount))",
+        ])
+    }
+
+    /// The port the server listens on (the kernel's choice when configured with 0); 0 before `start`.
+    public var localPort: Int { state.withLock { $0.port } }
+
+    /// Begins a graceful shutdown and returns at once: the listener closes, requests in flight are answered
+    /// and drained, idle connections close, open streams end (their close handlers run, the last chunk is
+    /// sent), and after `gracePeriod` whatever is left is closed by force. Idempotent and callable from any
+    /// thread, such as a Dispatch signal source's handler. `waitUntilStopped` waits for the end.
+    public func shutdown(gracePeriod: Duration = .seconds(5)) {
+        let loops = state.withLock { state -> [EventLoop] in
+            switch state.phase {
+            case .idle:
+                state.phase = .stopped
+                return []
+            case .running:
+                state.phase = .stopping
+                return state.loops
+            case .stopping, .stopped:
+                return []
+            }
+        }
+        guard !loops.isEmpty else { return }
+        logger.info("HTTP server shutting down", metadata: ["gracePeriod": "\(gracePeriod)"])
+        for loop in loops { loop.requestShutdown(grace: gracePeriod) }
+    }
+
+    /// Blocks until every event loop has exited (at once if the server never started).
+    public func waitUntilStopped() {
+        running.wait()
+        state.withLock { state in
+            if state.phase == .stopping { state.phase = .stopped }
+        }
+    }
+}

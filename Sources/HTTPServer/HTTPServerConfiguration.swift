@@ -1,0 +1,60 @@
+import Glibc
+
+/// How an `HTTPServer` listens, how many event loops it runs and the limits it enforces on clients.
+public struct HTTPServerConfiguration: Sendable {
+    /// The address to listen on: an IPv4 literal, `"localhost"` (127.0.0.1), `"0.0.0.0"` for every interface,
+    /// or an IPv6 literal (`"::1"`, `"::"`).
+    public var host: String
+    /// The TCP port; `0` asks the kernel for an ephemeral one (read it back from `HTTPServer.localPort`).
+    public var port: Int
+    /// How many event-loop threads serve connections; each owns an epoll instance. At least 1.
+    public var eventLoopCount: Int
+    /// The largest request body accepted, in bytes; a larger one is answered `413 Content Too Large`.
+    public var maxBodySize: Int
+    /// The largest request head (request line and header fields) accepted, in bytes;
+    /// a larger one is answered `431 Request Header Fields Too Large`.
+    public var maxHeaderSize: Int
+    /// How long a client may take to send a request head, from its first byte (or from connecting):
+    /// past it the server answers `408 Request Timeout` and closes.
+    public var headerReadTimeout: Duration
+    /// How long a keep-alive connection may sit idle between requests (and how long a body or a write
+    /// may stall) before the server closes it.
+    public var idleTimeout: Duration
+    /// Per streamed response: how many bytes may be queued for a slow client before the stream is closed
+    /// and the connection dropped.
+    public var maxStreamBuffer: Int
+    /// The smallest sized body the server gzips when the client accepts it.
+    public var gzipMinimumSize: Int
+    /// The listen backlog passed to `listen(2)`.
+    public var backlog: Int32
+
+    /// A configuration; every parameter has the documented default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        eventLoopCount: Int = HTTPServerConfiguration.activeProcessorCount,
+        maxBodySize: Int = 1 << 20,
+        maxHeaderSize: Int = 16 * 1024,
+        headerReadTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(60),
+        maxStreamBuffer: Int = 1 << 20,
+        gzipMinimumSize: Int = 1024,
+        backlog: Int32 = 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.eventLoopCount = eventLoopCount
+        self.maxBodySize = maxBodySize
+        self.maxHeaderSize = maxHeaderSize
+        self.headerReadTimeout = headerReadTimeout
+        self.idleTimeout = idleTimeout
+        self.maxStreamBuffer = maxStreamBuffer
+        self.gzipMinimumSize = gzipMinimumSize
+        self.backlog = backlog
+    }
+
+    /// The number of processors currently online, the default `eventLoopCount`.
+    public static var activeProcessorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}

@@ -1,0 +1,12 @@
+/// Why a request could not be read; the connection answers with `status` and `detail` as a problem and closes.
+struct HTTPParseError: Error, Equatable, Sendable {
+    let status: HTTPStatus
+    let detail: String
+
+    static func badRequest(_ detail: String) -> HTTPParseError { HTTPParseError(status: .badRequest, detail: detail) }
+
+    static let headTooLarge = HTTPParseError(
+        status: .requestHeaderFieldsTooLarge, detail: "The request line and header fields are too large.")
+    static let targetTooLong = HTTPParseError(status: .uriTooLong, detail: "The request target is too long.")
+    static let bodyTooLarge = HTTPParseError(status: .contentTooLarge, detail: "The request body is too large.")
+}

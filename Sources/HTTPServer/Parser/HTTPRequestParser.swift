@@ -1,0 +1,203 @@
+import Glibc
+
+/// An incremental HTTP/1.1 request parser (RFC 9112). It is fed the unconsumed bytes of a connection, consumes
+/// what it can and reports one event per call: a whole request, a request for `100 Continue`, a failure, or
+/// that it needs more bytes. Head lines are consumed as they complete, body bytes as they arrive, so the caller
+/// keeps at most one partial line.
+struct HTTPRequestParser {
+    /// The limits the parser enforces.
+    struct Limits: Sendable {
+        var maxHeaderSize: Int
+        var maxBodySize: Int
+    }
+
+    /// A request and what the connection needs to know to answer it.
+    struct Parsed {
+        var request: HTTPRequest
+        /// Whether the connection may stay open after the answer (RFC 9112 §9.3).
+        var keepAlive: Bool
+        /// The client's `X-Request-Id` when it is 1–128 visible ASCII characters.
+        var clientRequestId: String?
+    }
+
+    /// What one call to `parse` produced.
+    enum Event {
+        case needMore
+        /// The head asked for `100 Continue` and its body has not started to arrive (RFC 9110 §10.1.1).
+        case continueExpected
+        case request(Parsed)
+        case failure(HTTPParseError)
+    }
+
+    enum State: Equatable {
+        case requestLine
+        case headers
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        case failed
+    }
+
+    let limits: Limits
+    var state: State = .requestLine
+    /// Bytes of the current head (or trailer section) consumed so far.
+    var headBytes = 0
+    /// The request under construction.
+    var head = RequestHead()
+    var body: [UInt8] = []
+
+    init(limits: Limits) { self.limits = limits }
+
+    /// Whether part of a request has been consumed and the request is not complete yet.
+    var isMidRequest: Bool { state != .requestLine || headBytes > 0 }
+
+    /// Whether the head is complete and the body is being read.
+    var isReadingBody: Bool {
+        switch state {
+        case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers: true
+        default: false
+        }
+    }
+
+    /// The client's valid `X-Request-Id` among the fields read so far, for answering a failure.
+    var clientRequestId: String? { head.clientRequestId }
+
+    /// Consumes bytes from the front of `buffer` until an event; returns how many were consumed.
+    mutating func parse(_ buffer: UnsafeRawBufferPointer) -> (consumed: Int, event: Event) {
+        var offset = 0
+        while true {
+            switch state {
+            case .requestLine, .headers:
+                switch nextLine(buffer, &offset, limit: limits.maxHeaderSize) {
+                case .needMore: return (offset, .needMore)
+                case .failure(let error): return fail(offset, error)
+                case .line(let line):
+                    if state == .requestLine {
+                        if line.isEmpty {
+                            // RFC 9112 §2.2: ignore empty lines before the request line.
+                            headBytes = 0
+                            continue
+                        }
+                        if let error = parseRequestLine(line) { return fail(offset, error) }
+                        state = .headers
+                    } else if line.isEmpty {
+                        switch completeHead(bodyBytesPresent: offset < buffer.count) {
+                        case .none: continue
+                        case .some(.failure(let error)): return fail(offset, error)
+                        case .some(let event): return (offset, event)
+                        }
+                    } else if let error = parseFieldLine(line) {
+                        return fail(offset, error)
+                    }
+                }
+
+            case .fixedBody(let remaining):
+                let count = min(remaining, buffer.count - offset)
+                if count > 0 {
+                    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count]))
+                    offset += count
+                }
+                if count == remaining { return (offset, .request(emit())) }
+                state = .fixedBody(remaining: remaining - count)
+                return (offset, .needMore)
+
+            case .chunkSize:
+                switch nextLine(buffer, &offset, limit: nil) {
+                case .needMore: return (offset, .needMore)
+                case .failure(let error): return fail(offset, error)
+                case .line(let line):
+                    if let error = parseChunkSize(line) { return fail(offset, error) }
+                }
+
+            case .chunkData(let remaining):
+                let count = min(remaining, buffer.count - offset)
+                if count > 0 {
+                    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count]))
+                    offset += count
+                }
+                if count < remaining {
+                    state = .chunkData(remaining: remaining - count)
+                    return (offset, .needMore)
+                }
+                state = .chunkDataEnd
+
+            case .chunkDataEnd:
+                // RFC 9112 §7.1: chunk-data is followed by CRLF.
+                guard offset < buffer.count else { return (offset, .needMore) }
+                if buffer[offset] == ByteRules.lf {
+                    offset += 1
+                } else if buffer[offset] == ByteRules.cr {
+                    guard offset + 1 < buffer.count else { return (offset, .needMore) }
+                    guard buffer[offset + 1] == ByteRules.lf else { return fail(offset, .badRequest("Chunk data is not followed by CRLF.")) }
+                    offset += 2
+                } else {
+                    return fail(offset, .badRequest("Chunk data is longer than its chunk size."))
+                }
+                state = .chunkSize
+
+            case .trailers:
+                // RFC 9112 §7.1.2: trailer fields are read and discarded; their size counts against the head limit.
+                switch nextLine(buffer, &offset, limit: limits.maxHeaderSize) {
+                case .needMore: return (offset, .needMore)
+                case .failure(let error): return fail(offset, error)
+                case .line(let line):
+                    if line.isEmpty { return (offset, .request(emit())) }
+                }
+
+            case .failed:
+                return (offset, .failure(.badRequest("The connection had a malformed request.")))
+            }
+        }
+    }
+
+    private mutating func fail(_ offset: Int, _ error: HTTPParseError) -> (consumed: Int, event: Event) {
+        state = .failed
+        return (offset, .failure(error))
+    }
+
+    private enum LineResult {
+        case line(UnsafeRawBufferPointer)
+        case needMore
+        case failure(HTTPParseError)
+    }
+
+    /// The next line without its CRLF (or bare LF, RFC 9112 §2.2), counted against `limit` when given;
+    /// a chunk-size line (no limit) may not exceed 1 KiB.
+    private mutating func nextLine(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int, limit: Int?) -> LineResult {
+        let available = buffer.count - offset
+        guard available > 0, let base = buffer.baseAddress else { return .needMore }
+        let start = base + offset
+        guard let found = memchr(start, Int32(ByteRules.lf), available) else {
+            if let limit {
+                if headBytes + available > limit { return .failure(state == .requestLine ? .targetTooLong : .headTooLarge) }
+            } else if available > 1024 {
+                return .failure(.badRequest("The chunk-size line is too long."))
+            }
+            return .needMore
+        }
+        let length = UnsafeRawPointer(found) - start
+        if let limit {
+            headBytes += length + 1
+            if headBytes > limit { return .failure(state == .requestLine ? .targetTooLong : .headTooLarge) }
+        }
+        offset += length + 1
+        var end = length
+        if end > 0, start.load(fromByteOffset: end - 1, as: UInt8.self) == ByteRules.cr { end -= 1 }
+        return .line(UnsafeRawBufferPointer(start: start, count: end))
+    }
+
+    /// The finished request; the parser is reset for the next one on the connection.
+    private mutating func emit() -> Parsed {
+        let request = HTTPRequest(
+            method: head.method, target: head.target, version: head.version,
+            headers: HTTPHeaders(head.fields), body: body)
+        let parsed = Parsed(request: request, keepAlive: head.keepAlive, clientRequestId: head.clientRequestId)
+        state = .requestLine
+        headBytes = 0
+        head = RequestHead()
+        body = []
+        return parsed
+    }
+}
