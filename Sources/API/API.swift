@@ -1,1 +1,0 @@
-// The API module; see style.md.

@@ -1,0 +1,27 @@
+import Emulation
+import Foundation
+
+/// What the API layer needs from the rest of the service: the stores, the credentials and the wall clock.
+public struct APIEnvironment: Sendable {
+    public var tenants: any TenantStore
+    public var devices: DeviceService
+    public var credentials: Credentials
+    /// Wall-clock time, for `createdAt` stamps and realtime clocks.
+    public var wallClock: @Sendable () -> Date
+    /// Whether the database answers (for `/readyz`).
+    public var isReady: @Sendable () -> Bool
+
+    public init(
+        tenants: any TenantStore, devices: any DeviceStore, credentials: Credentials,
+        wallClock: @escaping @Sendable () -> Date = { Date() }, isReady: @escaping @Sendable () -> Bool
+    ) {
+        self.tenants = tenants
+        self.devices = DeviceService(store: devices)
+        self.credentials = credentials
+        self.wallClock = wallClock
+        self.isReady = isReady
+    }
+
+    /// Wall-clock milliseconds since 1970.
+    var wallMilliseconds: Int64 { Int64((wallClock().timeIntervalSince1970 * 1000).rounded()) }
+}

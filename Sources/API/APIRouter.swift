@@ -1,0 +1,19 @@
+import HTTPServer
+import Logging
+
+/// Builds the service's router: every route, the middleware chain and the dashboard's static files.
+public enum APIRouter {
+    /// - Parameter publicDirectory: the folder served at `/` (the dashboard); nil serves none.
+    public static func make(_ env: APIEnvironment, publicDirectory: String?) -> Router {
+        var router = Router()
+        router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: AuthMiddleware(credentials: env.credentials))
+        HealthRoutes.register(on: &router, env)
+        AdminRoutes.register(on: &router, env)
+        DeviceRoutes.register(on: &router, env)
+        AppRoutes.register(on: &router, env)
+        if let publicDirectory { router.fallback = StaticFileResponder(root: publicDirectory) }
+        return router
+    }
+}

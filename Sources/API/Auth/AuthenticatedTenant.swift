@@ -1,0 +1,15 @@
+import Emulation
+import HTTPServer
+
+/// The tenant whose API key authenticated the request.
+public enum AuthenticatedTenant: HTTPContextKey {
+    public typealias Value = Tenant
+}
+
+extension HTTPRequestContext {
+    /// The authenticated tenant; a `401` problem when the auth middleware did not set one.
+    func tenant() throws -> Tenant {
+        guard let tenant = self[AuthenticatedTenant.self] else { throw Problems.unauthorized() }
+        return tenant
+    }
+}

@@ -1,0 +1,45 @@
+import CCrypto
+
+/// Secrets and identifiers from the system's cryptographic generator (`RAND_bytes`).
+public enum SecretGenerator {
+    /// A new API key or admin token: `bgemu_` and 32 random bytes in base64url (43 characters).
+    public static func newSecret() -> String {
+        "bgemu_" + base64url(randomBytes(32))
+    }
+
+    /// A new opaque identifier such as `dev_3f9c0a…`: the prefix, `_`, and 12 random bytes in hex.
+    public static func newID(_ prefix: String) -> String {
+        prefix + "_" + KeyHasher.hex(randomBytes(12))
+    }
+
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let ok = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
+        if ok != 1 {
+            // libcrypto could not seed itself; the system generator is cryptographically secure on Linux too.
+            var generator = SystemRandomNumberGenerator()
+            for i in bytes.indices { bytes[i] = generator.next() }
+        }
+        return bytes
+    }
+
+    static func base64url(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var out = [UInt8]()
+        var i = 0
+        while i + 2 < bytes.count {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest == 1 {
+            let n = UInt32(bytes[i]) << 16
+            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)]]
+        } else if rest == 2 {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,103 @@
+import Emulation
+import HTTPServer
+
+/// `/v1/devices/…`: virtual devices of the caller's tenant.
+enum DeviceRoutes {
+    static func register(on router: inout Router, _ env: APIEnvironment) {
+        router.post("/v1/devices") { request, context in
+            let tenant = try context.tenant()
+            let body = try JSONBody.decode(CreateDeviceRequest.self, from: request)
+            let device = try makeDevice(body, tenantId: tenant.id, env)
+            try env.devices.insert(device)
+            return try JSONBody.response(
+                DeviceBody(device, wallMilliseconds: env.wallMilliseconds), status: .created,
+                headers: ["Location": "/v1/devices/\(device.id)"])
+        }
+
+        router.get("/v1/devices") { request, context in
+            let tenant = try context.tenant()
+            let paging = try Pagination(request)
+            let page = try env.devices.list(tenantId: tenant.id, cursor: paging.cursor, limit: paging.limit)
+            let wall = env.wallMilliseconds
+            return try JSONBody.response(
+                PageBody(items: page.items.map { DeviceBody($0, wallMilliseconds: wall) }, nextCursor: page.nextCursor))
+        }
+
+        router.get("/v1/devices/{deviceId}") { _, context in
+            let device = try env.devices.device(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id)
+            return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
+        }
+
+        router.delete("/v1/devices/{deviceId}") { _, context in
+            try env.devices.delete(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id)
+            return HTTPResponse(status: .noContent)
+        }
+
+        router.patch("/v1/devices/{deviceId}/conditions") { request, context in
+            let patch = try JSONBody.decode(ConditionsPatch.self, from: request)
+            let (device, _) = try env.devices.modify(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
+                device in device.conditions = try patch.applied(to: device.conditions)
+            }
+            return try JSONBody.response(device.conditions)
+        }
+
+        router.get("/v1/devices/{deviceId}/clock") { _, context in
+            let device = try env.devices.device(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id)
+            return try JSONBody.response(ClockBody(device.clock, wallMilliseconds: env.wallMilliseconds))
+        }
+    }
+
+    /// Validates a create request into a new device; every invalid field is named at once.
+    static func makeDevice(_ body: CreateDeviceRequest, tenantId: String, _ env: APIEnvironment) throws -> Device {
+        var issues: [FieldIssue] = []
+        let name = body.name
+        if name.isEmpty || name.count > 100 { issues.append(FieldIssue("name", "must be 1–100 characters")) }
+        let model = body.model ?? "iPhone"
+        if model.isEmpty || model.count > 100 { issues.append(FieldIssue("model", "must be 1–100 characters")) }
+        var osVersion: OSVersion? = .default
+        if let text = body.osVersion {
+            osVersion = OSVersion(text)
+            if osVersion == nil {
+                issues.append(FieldIssue(
+                    "osVersion",
+                    "must be an iOS version such as \"17.0\" from \(OSVersion.supportedMajors.lowerBound) to \(OSVersion.supportedMajors.upperBound)"))
+            }
+        }
+        let multitasking = body.multitaskingSupported ?? true
+        if !multitasking, let osVersion, osVersion.major >= 5 {
+            issues.append(FieldIssue("multitaskingSupported", "may be false only on iOS 4 (every later device multitasks)"))
+        }
+        var clock = DeviceClock()
+        if let request = body.clock {
+            if let mode = request.mode {
+                if let parsed = ClockMode(rawValue: mode) { clock.mode = parsed } else {
+                    issues.append(FieldIssue("clock.mode", "must be manual or realtime"))
+                }
+            }
+            if let scale = request.scale {
+                if scale > 0, scale <= DeviceClock.maximumScale, scale.isFinite { clock.scale = scale } else {
+                    issues.append(FieldIssue("clock.scale", "must be greater than 0 and at most \(Int(DeviceClock.maximumScale))"))
+                }
+            }
+            if let start = request.start {
+                if let instant = RFC3339.parse(start) { clock.anchor = instant } else {
+                    issues.append(FieldIssue("clock.start", "must be an RFC 3339 date-time such as 2026-01-01T08:00:00Z"))
+                }
+            }
+        }
+        clock.anchorWallMilliseconds = env.wallMilliseconds
+        var conditions = DeviceConditions()
+        if let patch = body.conditions {
+            do { conditions = try patch.applied(to: conditions, prefix: "conditions.") } catch EmulationError.invalid(let more) {
+                issues += more
+            }
+        }
+        guard issues.isEmpty, let osVersion else { throw EmulationError.invalid(issues) }
+        var generator = SystemRandomNumberGenerator()
+        let seed = body.seed ?? (generator.next() >> 11)  // fits a JSON number exactly (53 bits)
+        return Device(
+            id: SecretGenerator.newID("dev"), tenantId: tenantId, name: name, model: model, osVersion: osVersion,
+            multitaskingSupported: multitasking, clock: clock, conditions: conditions, seed: seed,
+            createdAt: env.wallClock())
+    }
+}

@@ -1,0 +1,85 @@
+import Emulation
+import Foundation
+import HTTPServer
+
+/// Reading JSON request bodies and writing JSON responses.
+enum JSONBody {
+    /// Whether the request declares a JSON body (`application/json` or any `+json` type).
+    static func isJSON(_ request: HTTPRequest) -> Bool {
+        guard let type = mediaType(request) else { return false }
+        return type == "application/json" || type.hasSuffix("+json")
+    }
+
+    /// The request's media type, lower-cased, without parameters.
+    static func mediaType(_ request: HTTPRequest) -> String? {
+        guard let value = request.headers["Content-Type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        return type.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Decodes the body as `T`: `415` when it is not JSON, `400` when it is not well-formed, `422` naming the
+    /// field when a value has the wrong type or is missing.
+    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+        guard isJSON(request) else { throw Problems.unsupportedMediaType(["application/json"], method: request.method) }
+        return try decode(type, bytes: request.body)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8]) throws -> T {
+        if bytes.isEmpty { throw Problems.malformed("The request needs a JSON body.") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw problem(for: error)
+        } catch let error as EmulationError {
+            throw error
+        } catch {
+            throw Problems.malformed("The body is not valid JSON.")
+        }
+    }
+
+    static func problem(for error: DecodingError) -> HTTPProblem {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return Problems.invalid(path(context.codingPath), "must be \(describe(type))")
+        case .valueNotFound(let type, let context):
+            return Problems.invalid(path(context.codingPath), "must be \(describe(type)), not null")
+        case .keyNotFound(let key, let context):
+            return Problems.invalid(path(context.codingPath + [key]), "is required")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return Problems.malformed("The body is not valid JSON.") }
+            return Problems.invalid(path(context.codingPath), context.debugDescription)
+        @unknown default:
+            return Problems.malformed("The body could not be read.")
+        }
+    }
+
+    /// `conditions.batteryLevel`, `infoPlist.UIBackgroundModes[2]`.
+    static func path(_ keys: [any CodingKey]) -> String {
+        var out = ""
+        for key in keys {
+            if let index = key.intValue { out += "[\(index)]" } else { out += out.isEmpty ? key.stringValue : "." + key.stringValue }
+        }
+        return out.isEmpty ? "body" : out
+    }
+
+    static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        case is [Any].Type: "an array"
+        default: type is any Collection.Type ? "an array" : "an object"
+        }
+    }
+
+    /// A JSON response with keys sorted, so that answers repeat byte for byte.
+    static func response<T: Encodable>(_ value: T, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) throws
+        -> HTTPResponse
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return HTTPResponse(status: status, contentType: "application/json", bytes: Array(try encoder.encode(value)),
+                            headers: headers)
+    }
+}

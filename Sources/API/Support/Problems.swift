@@ -1,0 +1,84 @@
+import Emulation
+import HTTPServer
+
+/// Every problem the API answers, and the one place that turns domain and store errors into problems.
+enum Problems {
+    static func unauthorized(_ detail: String = "Send an API key as `Authorization: Bearer <key>`.") -> HTTPProblem {
+        HTTPProblem(
+            status: .unauthorized, code: "unauthorized", detail: detail,
+            headers: ["WWW-Authenticate": "Bearer realm=\"bgemu\""])
+    }
+
+    static func notFound(_ kind: String, _ id: String) -> HTTPProblem {
+        HTTPProblem(status: .notFound, code: "notFound", detail: "No \(kind) \"\(id)\".")
+    }
+
+    static func malformed(_ detail: String) -> HTTPProblem {
+        HTTPProblem(status: .badRequest, code: "malformedRequest", detail: detail)
+    }
+
+    static func invalid(_ issues: [FieldIssue]) -> HTTPProblem {
+        HTTPProblem(
+            status: .unprocessableContent, code: "validationFailed",
+            detail: issues.map { "\($0.field): \($0.message)" }.joined(separator: "; "),
+            errors: issues.map { HTTPProblem.FieldError(field: $0.field, message: $0.message) })
+    }
+
+    static func invalid(_ field: String, _ message: String) -> HTTPProblem {
+        invalid([FieldIssue(field, message)])
+    }
+
+    /// `415`, with `Accept-Post` or `Accept-Patch` naming what the route takes (RFC 9110 §15.5.16, RFC 5789 §3.1).
+    static func unsupportedMediaType(_ accepted: [String], method: HTTPMethod) -> HTTPProblem {
+        var headers = HTTPHeaders()
+        if method == .post { headers["Accept-Post"] = accepted.joined(separator: ", ") }
+        if method == .patch { headers["Accept-Patch"] = accepted.joined(separator: ", ") }
+        return HTTPProblem(
+            status: .unsupportedMediaType, code: "unsupportedMediaType",
+            detail: "Send the body as \(accepted.joined(separator: " or ")).", headers: headers)
+    }
+
+    static func conflict(_ code: String, _ detail: String) -> HTTPProblem {
+        HTTPProblem(status: .conflict, code: code, detail: detail)
+    }
+
+    /// The problem an error thrown by a handler becomes, or nil when it is not a known kind (a 500 then).
+    static func problem(for error: any Error) -> HTTPProblem? {
+        switch error {
+        case let problem as HTTPProblem:
+            return problem
+        case let error as EmulationError:
+            switch error {
+            case .invalid(let issues): return invalid(issues)
+            case .notFound(let kind, let id): return notFound(kind, id)
+            case .conflict(let code, let detail): return conflict(code, detail)
+            }
+        case let error as StoreError:
+            switch error {
+            case .invalidCursor: return invalid("cursor", "is not a cursor this list gave out")
+            case .duplicate(let what): return conflict("duplicate", "\(what) exists already.")
+            case .unavailable: return HTTPProblem(status: .serviceUnavailable, code: "storageUnavailable",
+                                                  detail: "The database is not available; try again.",
+                                                  headers: ["Retry-After": "1"])
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+/// Converts domain and store errors into problems at one catch site; anything else goes on to the server's
+/// catch site, which logs it and answers a generic `500`.
+struct ProblemMiddleware: HTTPMiddleware {
+    func handle(
+        _ request: HTTPRequest, context: HTTPRequestContext,
+        next: (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
+    ) throws -> HTTPResponse {
+        do {
+            return try next(request, context)
+        } catch {
+            if let problem = Problems.problem(for: error) { throw problem }
+            throw error
+        }
+    }
+}

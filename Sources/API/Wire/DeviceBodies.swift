@@ -1,0 +1,171 @@
+import Emulation
+
+/// `POST /v1/devices`.
+struct CreateDeviceRequest: Decodable {
+    var name: String
+    var model: String?
+    var osVersion: String?
+    var multitaskingSupported: Bool?
+    var clock: ClockRequest?
+    var conditions: ConditionsPatch?
+    var seed: UInt64?
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: [
+            "name", "model", "osVersion", "multitaskingSupported", "clock", "conditions", "seed",
+        ])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        name = try c.decode(String.self, forKey: AnyKey("name"))
+        model = try c.decodeIfPresent(String.self, forKey: AnyKey("model"))
+        osVersion = try c.decodeIfPresent(String.self, forKey: AnyKey("osVersion"))
+        multitaskingSupported = try c.decodeIfPresent(Bool.self, forKey: AnyKey("multitaskingSupported"))
+        clock = try c.decodeIfPresent(ClockRequest.self, forKey: AnyKey("clock"))
+        conditions = try c.decodeIfPresent(ConditionsPatch.self, forKey: AnyKey("conditions"))
+        seed = try c.decodeIfPresent(UInt64.self, forKey: AnyKey("seed"))
+    }
+}
+
+/// The `clock` object of a new device.
+struct ClockRequest: Decodable {
+    var mode: String?
+    var scale: Double?
+    var start: String?
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["mode", "scale", "start"])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        mode = try c.decodeIfPresent(String.self, forKey: AnyKey("mode"))
+        scale = try c.decodeIfPresent(Double.self, forKey: AnyKey("scale"))
+        start = try c.decodeIfPresent(String.self, forKey: AnyKey("start"))
+    }
+}
+
+/// Any subset of a device's conditions (`PATCH …/conditions`, and `conditions` of a new device).
+struct ConditionsPatch: Decodable {
+    var batteryLevel: Int?
+    var charging: Bool?
+    var lowPowerMode: Bool?
+    var network: String?
+    var backgroundAppRefresh: Bool?
+    var locked: Bool?
+    var userActive: Bool?
+
+    static let fields: Set<String> = [
+        "batteryLevel", "charging", "lowPowerMode", "network", "backgroundAppRefresh", "locked", "userActive",
+    ]
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: Self.fields)
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        batteryLevel = try c.decodeIfPresent(Int.self, forKey: AnyKey("batteryLevel"))
+        charging = try c.decodeIfPresent(Bool.self, forKey: AnyKey("charging"))
+        lowPowerMode = try c.decodeIfPresent(Bool.self, forKey: AnyKey("lowPowerMode"))
+        network = try c.decodeIfPresent(String.self, forKey: AnyKey("network"))
+        backgroundAppRefresh = try c.decodeIfPresent(Bool.self, forKey: AnyKey("backgroundAppRefresh"))
+        locked = try c.decodeIfPresent(Bool.self, forKey: AnyKey("locked"))
+        userActive = try c.decodeIfPresent(Bool.self, forKey: AnyKey("userActive"))
+    }
+
+    /// `conditions` with this patch applied, or the issues that prevent it; `prefix` names the container.
+    func applied(to conditions: DeviceConditions, prefix: String = "") throws -> DeviceConditions {
+        var result = conditions
+        var issues: [FieldIssue] = []
+        if let batteryLevel {
+            if (0...100).contains(batteryLevel) { result.batteryLevel = batteryLevel } else {
+                issues.append(FieldIssue(prefix + "batteryLevel", "must be an integer from 0 to 100"))
+            }
+        }
+        if let network {
+            if let kind = NetworkKind(rawValue: network) { result.network = kind } else {
+                issues.append(FieldIssue(prefix + "network", "must be one of wifi, cellular, none"))
+            }
+        }
+        if let charging { result.charging = charging }
+        if let lowPowerMode { result.lowPowerMode = lowPowerMode }
+        if let backgroundAppRefresh { result.backgroundAppRefresh = backgroundAppRefresh }
+        if let locked { result.locked = locked }
+        if let userActive { result.userActive = userActive }
+        guard issues.isEmpty else { throw EmulationError.invalid(issues) }
+        return result
+    }
+}
+
+/// A device as answered.
+struct DeviceBody: Encodable {
+    var id: String
+    var name: String
+    var model: String
+    var osVersion: String
+    var multitaskingSupported: Bool
+    var profile: ProfileBody
+    var clock: ClockBody
+    var conditions: DeviceConditions
+    var seed: UInt64
+    var createdAt: String
+    var appCount: Int
+
+    init(_ device: Device, wallMilliseconds: Int64) {
+        id = device.id
+        name = device.name
+        model = device.model
+        osVersion = device.osVersion.description
+        multitaskingSupported = device.multitaskingSupported
+        profile = ProfileBody(device.profile)
+        clock = ClockBody(device.clock, wallMilliseconds: wallMilliseconds)
+        conditions = device.conditions
+        seed = device.seed
+        createdAt = device.createdAt.rfc3339
+        appCount = device.apps.count
+    }
+}
+
+/// A device's clock: `{mode, now, scale}`.
+struct ClockBody: Encodable {
+    var mode: String
+    var now: String
+    var scale: Double
+
+    init(_ clock: DeviceClock, wallMilliseconds: Int64) {
+        mode = clock.mode.rawValue
+        now = RFC3339.format(clock.now(wallMilliseconds: wallMilliseconds))
+        scale = clock.scale
+    }
+}
+
+/// The profile's constants, durations in seconds.
+struct ProfileBody: Encodable {
+    var name: String
+    var backgroundTaskAllowance: Double
+    var expirationWarning: Double
+    var lifecycleCallbackAllowance: Double
+    var appRefreshRun: Double?
+    var processingRun: Double?
+    var accessoryWakeRun: Double
+    var pendingNotificationLimit: Int
+    var bgTaskSchedulerAvailable: Bool
+
+    init(_ p: Profile) {
+        name = p.name
+        backgroundTaskAllowance = p.backgroundTaskAllowance.seconds
+        expirationWarning = p.expirationWarning.seconds
+        lifecycleCallbackAllowance = p.lifecycleCallbackAllowance.seconds
+        appRefreshRun = p.appRefreshRun?.seconds
+        processingRun = p.processingRun?.seconds
+        accessoryWakeRun = p.accessoryWakeRun.seconds
+        pendingNotificationLimit = p.pendingNotificationLimit
+        bgTaskSchedulerAvailable = p.bgTaskSchedulerAvailable
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(name, forKey: AnyKey("name"))
+        try c.encode(backgroundTaskAllowance, forKey: AnyKey("backgroundTaskAllowance"))
+        try c.encode(expirationWarning, forKey: AnyKey("expirationWarning"))
+        try c.encode(lifecycleCallbackAllowance, forKey: AnyKey("lifecycleCallbackAllowance"))
+        try c.encode(appRefreshRun, forKey: AnyKey("appRefreshRun"))
+        try c.encode(processingRun, forKey: AnyKey("processingRun"))
+        try c.encode(accessoryWakeRun, forKey: AnyKey("accessoryWakeRun"))
+        try c.encode(pendingNotificationLimit, forKey: AnyKey("pendingNotificationLimit"))
+        try c.encode(bgTaskSchedulerAvailable, forKey: AnyKey("bgTaskSchedulerAvailable"))
+    }
+}

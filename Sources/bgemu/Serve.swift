@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+
+/// `bgemu serve`: every option also reads an environment variable, for service containers.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP service.")
+
+    @Option(help: "Address to listen on (env BGEMU_HOST). [default: 127.0.0.1]")
+    var host: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one (env BGEMU_PORT). [default: 8080]")
+    var port: Int?
+
+    @Option(help: "SQLite database file (env BGEMU_DATABASE). [default: ./bgemu.sqlite]")
+    var database: String?
+
+    @Option(help: "Admin token for /v1/admin (env BGEMU_ADMIN_TOKEN); generated and shown once on a first start.")
+    var adminToken: String?
+
+    @Option(help: "Folder of the dashboard served at / (env BGEMU_PUBLIC). [default: ./Public]")
+    var publicDirectory: String?
+
+    @Option(help: "Event loop threads (env BGEMU_THREADS). [default: one per core]")
+    var threads: Int?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env BGEMU_LOG_LEVEL). [default: info]")
+    var logLevel: String?
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try ServiceConfiguration(
+            host: host ?? environment["BGEMU_HOST"] ?? "127.0.0.1",
+            port: try port ?? environment["BGEMU_PORT"].map(Self.parsePort) ?? 8080,
+            database: database ?? environment["BGEMU_DATABASE"] ?? "bgemu.sqlite",
+            adminToken: adminToken ?? environment["BGEMU_ADMIN_TOKEN"],
+            apiKey: environment["BGEMU_API_KEY"],
+            publicDirectory: publicDirectory ?? environment["BGEMU_PUBLIC"] ?? "Public",
+            threads: try threads ?? environment["BGEMU_THREADS"].map(Self.parseThreads),
+            logLevel: logLevel ?? environment["BGEMU_LOG_LEVEL"] ?? "info")
+        try Service(configuration: configuration).run()
+    }
+
+    static func parsePort(_ text: String) throws -> Int {
+        guard let port = Int(text), (0...65_535).contains(port) else {
+            throw ValidationError("BGEMU_PORT must be a port number, not \"\(text)\".")
+        }
+        return port
+    }
+
+    static func parseThreads(_ text: String) throws -> Int {
+        guard let count = Int(text), (1...256).contains(count) else {
+            throw ValidationError("BGEMU_THREADS must be from 1 to 256, not \"\(text)\".")
+        }
+        return count
+    }
+
+    func validate() throws {
+        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256.") }
+    }
+}

@@ -1,0 +1,77 @@
+import API
+import Dispatch
+import Emulation
+import Foundation
+import HTTPServer
+import Logging
+import Storage
+
+/// Wires storage, the API and the HTTP server together and runs until SIGTERM or SIGINT.
+struct Service {
+    let configuration: ServiceConfiguration
+
+    func run() throws {
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "bgemu")
+
+        let database = try Storage.openDatabase(path: configuration.database)
+        let tenants = SQLiteTenantStore(database: database)
+        let outcome = try CredentialBootstrap.run(
+            store: tenants, isFirstStart: database.isFirstStart, adminToken: configuration.adminToken,
+            apiKey: configuration.apiKey, now: Date())
+        announce(outcome)
+
+        let environment = APIEnvironment(
+            tenants: tenants, devices: SQLiteDeviceStore(database: database),
+            credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),
+            isReady: { database.ping() })
+        let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
+            ? configuration.publicDirectory : nil
+        if publicDirectory == nil {
+            logger.warning("No dashboard: folder \(configuration.publicDirectory) not found")
+        }
+        let router = APIRouter.make(environment, publicDirectory: publicDirectory)
+
+        var serverConfiguration = HTTPServerConfiguration()
+        serverConfiguration.host = configuration.host
+        serverConfiguration.port = configuration.port
+        if let threads = configuration.threads { serverConfiguration.eventLoopCount = threads }
+        let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
+        try server.start()
+        logger.notice("bgemu listening on http://\(configuration.host):\(server.localPort) (database \(configuration.database))")
+
+        let signals = Self.onTermination {
+            logger.notice("Shutting down")
+            server.shutdown()
+        }
+        server.waitUntilStopped()
+        withExtendedLifetime(signals) {}
+        logger.notice("Stopped")
+    }
+
+    /// Prints secrets generated on a first start, once: they are stored only as hashes.
+    private func announce(_ outcome: CredentialBootstrap.Outcome) {
+        guard outcome.generatedAdminToken != nil || outcome.generatedAPIKey != nil else { return }
+        var lines = ["", "bgemu first start: these secrets are shown once and stored only as hashes."]
+        if let token = outcome.generatedAdminToken { lines.append("  admin token:            \(token)") }
+        if let key = outcome.generatedAPIKey { lines.append("  API key of \"default\":   \(key)") }
+        lines.append("")
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Calls `handler` on SIGTERM or SIGINT; the returned sources must be kept alive.
+    private static func onTermination(_ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+        [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            return source
+        }
+    }
+}

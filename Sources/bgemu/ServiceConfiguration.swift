@@ -1,0 +1,31 @@
+import ArgumentParser
+import Logging
+
+/// The resolved settings of one run of the service.
+struct ServiceConfiguration {
+    var host: String
+    var port: Int
+    var database: String
+    var adminToken: String?
+    var apiKey: String?
+    var publicDirectory: String
+    var threads: Int?
+    var logLevel: Logger.Level
+
+    init(
+        host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String,
+        threads: Int?, logLevel: String
+    ) throws {
+        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+            throw ValidationError("Unknown log level \"\(logLevel)\".")
+        }
+        self.host = host
+        self.port = port
+        self.database = database
+        self.adminToken = adminToken
+        self.apiKey = apiKey
+        self.publicDirectory = publicDirectory
+        self.threads = threads
+        self.logLevel = level
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import Storage
+@testable import API
+@testable import Emulation
+@testable import HTTPServer
+
+/// The API in-process: the real router and SQLite stores on a fresh temporary database, called without sockets.
+final class APIHarness {
+    static let adminToken = "admin-secret-for-tests"
+    let directory: URL
+    let database: Database
+    let tenants: SQLiteTenantStore
+    let responder: any HTTPResponder
+    let router: Router
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try Storage.openDatabase(path: directory.appendingPathComponent("test.sqlite").path)
+        tenants = SQLiteTenantStore(database: database)
+        let database = self.database
+        let env = APIEnvironment(
+            tenants: tenants, devices: SQLiteDeviceStore(database: database),
+            credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
+            isReady: { database.ping() })
+        router = APIRouter.make(env, publicDirectory: nil)
+        responder = router.buildResponder()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Answers a request as the server would, thrown errors included.
+    func send(
+        _ method: HTTPMethod, _ target: String, key: String? = nil, json: String? = nil,
+        body: [UInt8]? = nil, headers: HTTPHeaders = HTTPHeaders()
+    ) -> TestResponse {
+        var headers = headers
+        if let key { headers["Authorization"] = "Bearer \(key)" }
+        var bytes: [UInt8] = body ?? []
+        if let json {
+            bytes = Array(json.utf8)
+            if headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
+        }
+        let request = HTTPRequest(method: method, target: target, headers: headers, body: bytes)
+        let context = HTTPRequestContext(requestId: "test", logger: Logger(label: "test"))
+        do {
+            return TestResponse(try responder.respond(to: request, context: context))
+        } catch let error as any HTTPResponseError {
+            return TestResponse(error.response())
+        } catch {
+            return TestResponse(HTTPResponse(status: .internalServerError))
+        }
+    }
+
+    /// A new tenant and its API key, through the admin API.
+    func makeTenant(_ name: String) throws -> (id: String, key: String) {
+        let response = send(.post, "/v1/admin/tenants", key: Self.adminToken, json: #"{"name":"\#(name)"}"#)
+        guard response.status == 201, let id = response.json["id"] as? String, let key = response.json["apiKey"] as? String
+        else { throw HarnessError.unexpected(response.text) }
+        return (id, key)
+    }
+
+    /// A new device of the tenant with `key`; answers its id.
+    func makeDevice(key: String, json: String = #"{"name":"Test iPhone"}"#) throws -> String {
+        let response = send(.post, "/v1/devices", key: key, json: json)
+        guard response.status == 201, let id = response.json["id"] as? String else {
+            throw HarnessError.unexpected(response.text)
+        }
+        return id
+    }
+
+    enum HarnessError: Error { case unexpected(String) }
+}
+
+/// A response with its body read as text and JSON.
+struct TestResponse {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: [UInt8]
+
+    init(_ response: HTTPResponse) {
+        status = response.status.code
+        headers = response.headers
+        if case .bytes(let bytes) = response.body { body = bytes } else { body = [] }
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
+    var items: [[String: Any]] { json["items"] as? [[String: Any]] ?? [] }
+    var problemCode: String? { json["code"] as? String }
+    var errorFields: [String] { (json["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String } }
+}

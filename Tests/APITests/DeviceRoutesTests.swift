@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import API
+
+@Suite struct DeviceRoutesTests {
+    let api: APIHarness
+    let key: String
+    init() throws {
+        api = try APIHarness()
+        key = try api.makeTenant("acme").key
+    }
+
+    @Test func newDeviceHasTheDefaults() throws {
+        let created = api.send(.post, "/v1/devices", key: key, json: #"{"name":"My iPhone"}"#)
+        #expect(created.status == 201)
+        let id = try #require(created.json["id"] as? String)
+        #expect(id.hasPrefix("dev_"))
+        #expect(created.headers["Location"] == "/v1/devices/\(id)")
+        #expect(created.json["osVersion"] as? String == "17.0")
+        #expect(created.json["model"] as? String == "iPhone")
+        let profile = try #require(created.json["profile"] as? [String: Any])
+        #expect(profile["name"] as? String == "ios13")
+        #expect(profile["backgroundTaskAllowance"] as? Double == 30)
+        let clock = try #require(created.json["clock"] as? [String: Any])
+        #expect(clock["mode"] as? String == "manual")
+        #expect(clock["now"] as? String == "2026-01-01T00:00:00.000Z")
+        let conditions = try #require(created.json["conditions"] as? [String: Any])
+        #expect(conditions["batteryLevel"] as? Int == 100)
+        #expect(conditions["network"] as? String == "wifi")
+        #expect(created.json["seed"] is Int)
+    }
+
+    @Test func osVersionSelectsTheProfile() throws {
+        let old = api.send(.post, "/v1/devices", key: key, json: #"{"name":"old","osVersion":"6.1"}"#)
+        #expect((old.json["profile"] as? [String: Any])?["backgroundTaskAllowance"] as? Double == 600)
+        let mid = api.send(.post, "/v1/devices", key: key, json: #"{"name":"mid","osVersion":"9.3.5"}"#)
+        #expect((mid.json["profile"] as? [String: Any])?["name"] as? String == "ios7")
+    }
+
+    @Test func everyInvalidFieldIsNamed() {
+        let body = """
+            {"name":"", "osVersion":"3.1", "clock":{"mode":"sundial","scale":-1,"start":"yesterday"},
+             "conditions":{"batteryLevel":140,"network":"5g"}}
+            """
+        let response = api.send(.post, "/v1/devices", key: key, json: body)
+        #expect(response.status == 422)
+        #expect(response.problemCode == "validationFailed")
+        #expect(Set(response.errorFields) == [
+            "name", "osVersion", "clock.mode", "clock.scale", "clock.start", "conditions.batteryLevel", "conditions.network",
+        ])
+    }
+
+    @Test func wrongTypesAndUnknownFieldsAre422NamingTheField() {
+        let wrongType = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","conditions":{"charging":"yes"}}"#)
+        #expect(wrongType.status == 422 && wrongType.errorFields == ["conditions.charging"])
+        let unknown = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","colour":"red"}"#)
+        #expect(unknown.status == 422 && unknown.errorFields == ["colour"])
+    }
+
+    @Test func malformedJSONIs400AndOtherMediaTypes415() {
+        #expect(api.send(.post, "/v1/devices", key: key, json: #"{"name":"#).status == 400)
+        #expect(api.send(.post, "/v1/devices", key: key, json: "").status == 400)
+        let form = api.send(.post, "/v1/devices", key: key, body: Array("name=x".utf8),
+                            headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(form.status == 415)
+    }
+
+    @Test func conditionsPatchChangesOnlyWhatItNames() throws {
+        let id = try api.makeDevice(key: key)
+        let patched = api.send(.patch, "/v1/devices/\(id)/conditions", key: key,
+                               json: #"{"batteryLevel":15,"lowPowerMode":true,"network":"cellular"}"#)
+        #expect(patched.status == 200)
+        #expect(patched.json["batteryLevel"] as? Int == 15)
+        #expect(patched.json["lowPowerMode"] as? Bool == true)
+        #expect(patched.json["network"] as? String == "cellular")
+        #expect(patched.json["backgroundAppRefresh"] as? Bool == true)
+        let shown = api.send(.get, "/v1/devices/\(id)", key: key)
+        #expect((shown.json["conditions"] as? [String: Any])?["batteryLevel"] as? Int == 15)
+        let bad = api.send(.patch, "/v1/devices/\(id)/conditions", key: key, json: #"{"batteryLevel":-1}"#)
+        #expect(bad.status == 422 && bad.errorFields == ["batteryLevel"])
+    }
+
+    @Test func clockShowsModeNowAndScale() throws {
+        let id = try api.makeDevice(
+            key: key, json: #"{"name":"rt","clock":{"mode":"manual","start":"2026-03-01T08:00:00+01:00"}}"#)
+        let clock = api.send(.get, "/v1/devices/\(id)/clock", key: key)
+        #expect(clock.status == 200)
+        #expect(clock.json["mode"] as? String == "manual")
+        #expect(clock.json["now"] as? String == "2026-03-01T07:00:00.000Z")
+        #expect(clock.json["scale"] as? Double == 1)
+    }
+
+    @Test func devicesOfAnotherTenantAreNotFound() throws {
+        let id = try api.makeDevice(key: key)
+        let other = try api.makeTenant("globex").key
+        #expect(api.send(.get, "/v1/devices/\(id)", key: other).status == 404)
+        #expect(api.send(.delete, "/v1/devices/\(id)", key: other).status == 404)
+        #expect(api.send(.patch, "/v1/devices/\(id)/conditions", key: other, json: #"{"locked":true}"#).status == 404)
+        #expect(api.send(.get, "/v1/devices", key: other).items.isEmpty)
+        #expect(api.send(.get, "/v1/devices/\(id)", key: key).status == 200)
+    }
+
+    @Test func deviceListPagesAndDeleteRemoves() throws {
+        let ids = try (0..<3).map { _ in try api.makeDevice(key: key) }
+        let first = api.send(.get, "/v1/devices?limit=2", key: key)
+        #expect(first.items.compactMap { $0["id"] as? String } == Array(ids.prefix(2)))
+        let cursor = try #require(first.json["nextCursor"] as? String)
+        let second = api.send(.get, "/v1/devices?limit=2&cursor=\(cursor)", key: key)
+        #expect(second.items.compactMap { $0["id"] as? String } == [ids[2]])
+        #expect(second.json.keys.contains("nextCursor") && second.json["nextCursor"] is NSNull)
+        #expect(api.send(.delete, "/v1/devices/\(ids[0])", key: key).status == 204)
+        #expect(api.send(.get, "/v1/devices/\(ids[0])", key: key).status == 404)
+    }
+
+    @Test func healthAndReadiness() {
+        #expect(api.send(.get, "/healthz").text == #"{"status":"ok"}"#)
+        #expect(api.send(.get, "/readyz").status == 200)
+    }
+}
