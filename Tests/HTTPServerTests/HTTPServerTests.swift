@@ -321,6 +321,12 @@ import Testing
             #expect(try client.readResponse().status == 200)
             server.stop()
         }
+        // IPv6 loopback, and the peer's address as the responder sees it.
+        let v6 = try CoreTestServer(configure: { $0.host = "::1" }) { _, context in .text(context.remoteAddress) }
+        defer { v6.stop() }
+        let v6Client = try CoreTestClient(port: v6.port, ipv6: true)
+        try v6Client.request("GET", "/")
+        #expect(try v6Client.readResponse().text == "::1")
         let bad = HTTPServer(
             configuration: HTTPServerConfiguration(host: "not an address", port: 0), responder: HTTPClosureResponder(CoreTestServer.echo),
             logger: .init(label: "test"))
