@@ -37,10 +37,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds and listens on the configured address and starts the event loops; returns once the server accepts
-    /// connections. Throws `HTTPServerError` (`.addressInUse` when the port is taken).
+    /// connections. Throws `HTTPServerError` (`.addressInUse` when the port is taken). Also raises the
+    /// process's soft open-file limit to its hard limit, since every connection holds a descriptor.
     public func start() throws {
         try state.withLock { (state: inout State) throws(HTTPServerError) in
             guard state.phase == .idle else { throw .alreadyStarted }
+            DescriptorLimit.raiseToHardLimit()
             let listener = try Listener.open(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
             let settings = LoopSettings(configuration)
             var loops: [EventLoop] = []

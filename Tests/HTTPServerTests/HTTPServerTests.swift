@@ -289,4 +289,51 @@ import Testing
         second.waitUntilStopped()  // never started: returns at once
         #expect(throws: HTTPServerError.alreadyStarted) { try first.server.start() }
     }
+
+    @Test func pipelinedLargeAnswersAreAllDeliveredInOrder() throws {
+        let big = [UInt8](repeating: 65, count: 600 * 1024)
+        let server = try CoreTestServer { request, _ in
+            request.path == "/big" ? HTTPResponse(contentType: "application/octet-stream", bytes: big) : .text(request.target)
+        }
+        defer { server.stop() }
+        let client = try server.client()
+        try client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 6) + "GET /small HTTP/1.1\r\nHost: a\r\n\r\n")
+        for _ in 0..<6 {
+            let response = try client.readResponse()
+            #expect(response.status == 200 && response.body.count == big.count)
+        }
+        #expect(try client.readResponse().text == "/small")
+    }
+
+    @Test func invalidStatusFromResponderBecomes500() throws {
+        let server = try CoreTestServer { _, _ in HTTPResponse(status: HTTPStatus(code: -7), body: .bytes([])) }
+        defer { server.stop() }
+        let client = try server.client()
+        try client.request("GET", "/")
+        #expect(try client.readResponse().status == 500)
+    }
+
+    @Test func listenHosts() throws {
+        for host in ["localhost", "0.0.0.0"] {
+            let server = try CoreTestServer(configure: { $0.host = host }, responder: CoreTestServer.echo)
+            let client = try server.client()
+            try client.request("GET", "/")
+            #expect(try client.readResponse().status == 200)
+            server.stop()
+        }
+        // IPv6 loopback, and the peer's address as the responder sees it.
+        let v6 = try CoreTestServer(configure: { $0.host = "::1" }) { _, context in .text(context.remoteAddress) }
+        defer { v6.stop() }
+        let v6Client = try CoreTestClient(port: v6.port, ipv6: true)
+        try v6Client.request("GET", "/")
+        #expect(try v6Client.readResponse().text == "::1")
+        let bad = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "not an address", port: 0), responder: HTTPClosureResponder(CoreTestServer.echo),
+            logger: .init(label: "test"))
+        #expect(throws: HTTPServerError.invalidHost("not an address")) { try bad.start() }
+        let badPort = HTTPServer(
+            configuration: HTTPServerConfiguration(port: 70_000), responder: HTTPClosureResponder(CoreTestServer.echo),
+            logger: .init(label: "test"))
+        #expect(throws: HTTPServerError.invalidPort(70_000)) { try badPort.start() }
+    }
 }

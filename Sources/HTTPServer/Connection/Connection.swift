@@ -36,6 +36,9 @@ final class Connection {
     var headTimerArmed = true
     /// A stream body whose head was queued and whose producer starts once the head is flushed.
     var pendingStream: HTTPBodyStream?
+    /// Whether `input` may hold complete requests left unanswered because enough answers were queued;
+    /// they are answered once the socket drains.
+    var hasDeferredInput = false
 
     init(fd: Int32, key: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, deadline: Int64) {
         self.fd = fd

@@ -24,10 +24,32 @@ extension EventLoop {
         close(connection)
     }
 
+    /// The most answer bytes queued from one batch of pipelined requests; the rest of the batch waits until
+    /// the socket has taken them, so a client cannot make the server buffer without bound.
+    static let maxQueuedAnswerBytes = 1 << 20
+
     /// Parses and answers every complete request in `bytes` (after any partial line kept from before), in
     /// order, then writes all the answers at once.
-    private func process(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
+    func process(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
         var out = takeOutBuffer()
+        var bytes = bytes
+        while true {
+            consume(bytes, on: connection, into: &out)
+            flush(connection, &out)
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            // Answers deferred for size go out once the socket took the earlier ones.
+            guard connection.hasDeferredInput, !connection.hasPendingOutput, case .requests = connection.phase,
+                  connections[Int(connection.fd)] === connection
+            else { break }
+        }
+        returnOutBuffer(&out)
+        startPendingStream(connection)
+        if connections[Int(connection.fd)] === connection { rearmTimer(connection) }
+    }
+
+    /// Parses `bytes` after the kept partial input, answering into `out`; keeps what is left unconsumed.
+    private func consume(_ bytes: UnsafeRawBufferPointer, on connection: Connection, into out: inout [UInt8]) {
+        connection.hasDeferredInput = false
         if connection.input.isEmpty {
             let consumed = parseAndRespond(bytes, on: connection, into: &out)
             if consumed < bytes.count, case .requests = connection.phase {
@@ -43,10 +65,6 @@ extension EventLoop {
                 connection.input = input
             }
         }
-        flush(connection, &out)
-        returnOutBuffer(&out)
-        startPendingStream(connection)
-        if connections[Int(connection.fd)] === connection { rearmTimer(connection) }
     }
 
     /// Feeds `buffer` to the connection's parser until it needs more, fails, or the connection stops taking
@@ -64,6 +82,10 @@ extension EventLoop {
             case .request(let parsed):
                 connection.headTimerArmed = false
                 respond(to: parsed, on: connection, into: &out)
+                if out.count >= Self.maxQueuedAnswerBytes, case .requests = connection.phase {
+                    connection.hasDeferredInput = true
+                    return offset
+                }
             case .failure(let error):
                 writeProblem(error.status, detail: error.detail, for: connection, into: &out)
                 connection.phase = .closing

@@ -41,6 +41,10 @@ extension EventLoop {
             connection.output = []
             connection.outputOffset = 0
         }
+        if connection.hasDeferredInput, case .requests = connection.phase {
+            process(UnsafeRawBufferPointer(start: nil, count: 0), on: connection)
+            return
+        }
         outputDrained(connection)
         if connections[Int(connection.fd)] === connection { updateInterest(connection) }
     }

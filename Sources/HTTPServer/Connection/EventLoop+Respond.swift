@@ -8,7 +8,7 @@ extension EventLoop {
         let request = parsed.request
         let requestId = parsed.clientRequestId ?? requestIds.next()
         let context = HTTPRequestContext(requestId: requestId, logger: logger, remoteAddress: connection.remoteAddress)
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
             response = try responder.respond(to: request, context: context)
         } catch let error as any HTTPResponseError {
@@ -17,6 +17,10 @@ extension EventLoop {
             context.logger.error(
                 "Unhandled error while answering a request",
                 metadata: ["error": "\(String(reflecting: error))", "method": "\(request.method)", "target": "\(request.target)"])
+            response = HTTPProblem(status: .internalServerError, detail: "An internal error occurred.").response()
+        }
+        if !(100...999).contains(response.status.code) {
+            context.logger.error("Responder answered with an invalid status code", metadata: ["code": "\(response.status.code)"])
             response = HTTPProblem(status: .internalServerError, detail: "An internal error occurred.").response()
         }
         let keepAlive = parsed.keepAlive && !isShuttingDown

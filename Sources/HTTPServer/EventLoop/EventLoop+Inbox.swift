@@ -13,6 +13,8 @@ struct Inbox {
     var streamKeys: [UInt64] = []
     /// Set once a shutdown is requested: its grace period.
     var shutdownGrace: Duration?
+    /// Set when the loop has exited: connections handed over later are closed by the sender.
+    var isClosed = false
 }
 
 extension EventLoop {
@@ -23,8 +25,26 @@ extension EventLoop {
 
     /// Hands an accepted connection to this loop (from the accepting loop's thread).
     func enqueueAdoption(fd: Int32, remoteAddress: String) {
-        inbox.withLock { $0.adopted.append(Inbox.Adoption(fd: fd, remoteAddress: remoteAddress)) }
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !inbox.isClosed else { return false }
+            inbox.adopted.append(Inbox.Adoption(fd: fd, remoteAddress: remoteAddress))
+            return true
+        }
+        guard accepted else {
+            Glibc.close(fd)
+            return
+        }
         wake()
+    }
+
+    /// Marks the inbox closed as the loop exits and closes connections handed over too late (loop thread).
+    func closeInbox() {
+        let late = inbox.withLock { inbox -> [Inbox.Adoption] in
+            inbox.isClosed = true
+            defer { inbox.adopted = [] }
+            return inbox.adopted
+        }
+        for adoption in late { Glibc.close(adoption.fd) }
     }
 
     /// Asks the loop to flush the stream of the connection `key` (from any thread).

@@ -176,6 +176,7 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
             if let connection = connections[slot] { close(connection) }
         }
         closeListener()
+        closeInbox()
         siblings = []
     }
 }

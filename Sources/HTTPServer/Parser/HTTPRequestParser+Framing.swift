@@ -25,7 +25,9 @@ extension HTTPRequestParser {
         }
 
         // RFC 9110 §9.1: an unknown method is 501.
-        if !HTTPMethod.implemented.contains(head.method) {
+        let method = head.method
+        let common = method == .get || method == .post || method == .head
+        if !common, !HTTPMethod.implemented.contains(method) {
             return .failure(HTTPParseError(status: .notImplemented, detail: "The method \(head.method) is not implemented."))
         }
         let expectContinue = head.expectContinue && head.version == .http1_1

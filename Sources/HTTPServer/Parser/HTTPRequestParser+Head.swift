@@ -83,6 +83,7 @@ extension HTTPRequestParser {
             return .badRequest("A header field value contains a control character.")
         }
         if let error = noteSpecialField(name, value) { return error }
+        if head.fields.capacity == 0 { head.fields.reserveCapacity(8) }
         head.fields.append((name: ByteRules.string(name), value: ByteRules.string(value)))
         return nil
     }

@@ -24,6 +24,8 @@ enum ResponseHead {
     ) -> Bool {
         var keepAlive = keepAlive
         var hasDate = false
+        // RFC 9110 §15: a status code is three digits; anything else from a responder becomes a 500.
+        let status = (100...999).contains(status.code) ? status : .internalServerError
         // RFC 9110 §6.2: the server answers with its own highest minor version.
         out.append("HTTP/1.1 ")
         out.appendDecimal(status.code)
