@@ -51,7 +51,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer", "CSystem", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
         .testTarget(

@@ -12,11 +12,7 @@ struct Service {
 
     func run() throws {
         let level = configuration.logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in ServiceLogHandler(label: label, level: level) }
         let logger = Logger(label: "bgemu")
 
         let database = try Storage.openDatabase(path: configuration.database)
