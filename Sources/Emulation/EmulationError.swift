@@ -5,7 +5,13 @@ public enum EmulationError: Error, Equatable, Sendable {
     /// The named thing does not exist (`kind` is `device`, `app`, …).
     case notFound(kind: String, id: String)
     /// The request conflicts with the current state; `code` is a stable word such as `alreadyInstalled`.
+    /// Nothing it did is kept.
     case conflict(code: String, detail: String)
+    /// The emulated system refused the call the way iOS does (`notPermitted`, `noLaunchHandler`, …). Unlike
+    /// `conflict`, what the refusal caused (a `taskRequest.rejected` event, a crash) happened and is kept.
+    case refused(code: String, detail: String)
+    /// The request is well-formed but its values cannot be used (a clock advance beyond the bound).
+    case unprocessable(field: String, detail: String)
 }
 
 /// One invalid field, by its JSON path (`conditions.batteryLevel`).

@@ -9,10 +9,15 @@ public struct App: Sendable, Codable, Equatable {
     public var state: AppState
     /// Virtual time of installation.
     public var installedAt: VirtualInstant
+    /// How the app answers by itself when woken; nil waits for the client.
+    public var behavior: AppBehavior?
+    /// What the system tracks of the app while it runs.
+    public var runtime: AppRuntime
 
     public init(
         bundleId: String, displayName: String? = nil, manifest: AppManifest, launchHandlers: [String]? = nil,
-        settings: AppSettings = AppSettings(), state: AppState = .notRunning, installedAt: VirtualInstant
+        settings: AppSettings = AppSettings(), state: AppState = .notRunning, installedAt: VirtualInstant,
+        behavior: AppBehavior? = nil
     ) {
         self.bundleId = bundleId
         self.displayName = displayName
@@ -21,6 +26,28 @@ public struct App: Sendable, Codable, Equatable {
         self.settings = settings
         self.state = state
         self.installedAt = installedAt
+        self.behavior = behavior
+        self.runtime = AppRuntime()
+    }
+
+    /// Whether code of the app can run now (it is not suspended or terminated).
+    public var isRunning: Bool { state == .active || state == .inactive || state == .background }
+
+    private enum CodingKeys: String, CodingKey {
+        case bundleId, displayName, manifest, launchHandlers, settings, state, installedAt, behavior, runtime
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        bundleId = try c.decode(String.self, forKey: .bundleId)
+        displayName = try c.decodeIfPresent(String.self, forKey: .displayName)
+        manifest = try c.decode(AppManifest.self, forKey: .manifest)
+        launchHandlers = try c.decode([String].self, forKey: .launchHandlers)
+        settings = try c.decode(AppSettings.self, forKey: .settings)
+        state = try c.decode(AppState.self, forKey: .state)
+        installedAt = try c.decode(VirtualInstant.self, forKey: .installedAt)
+        behavior = try c.decodeIfPresent(AppBehavior.self, forKey: .behavior)
+        runtime = try c.decodeIfPresent(AppRuntime.self, forKey: .runtime) ?? AppRuntime()
     }
 }
 

@@ -19,6 +19,10 @@ public struct Device: Sendable, Codable, Equatable {
     public var createdAt: Date
     /// Installed apps in installation order.
     public var apps: [App]
+    /// Per-device values that replace the profile's (`Profile.tunables` names them).
+    public var policyOverrides: [String: Double]
+    /// Timers, counters and the seeded generator.
+    public var runtime: DeviceRuntime
 
     public init(
         id: String, tenantId: String, name: String, model: String = "iPhone", osVersion: OSVersion = .default,
@@ -36,10 +40,40 @@ public struct Device: Sendable, Codable, Equatable {
         self.seed = seed
         self.createdAt = createdAt
         self.apps = apps
+        self.policyOverrides = [:]
+        self.runtime = DeviceRuntime(seed: seed)
     }
 
-    /// The behaviour profile that `osVersion` selects.
+    /// The behaviour profile that `osVersion` selects, before this device's overrides.
     public var profile: Profile { Profile.for(osVersion) }
+
+    /// The constants in force on this device: the profile with `policyOverrides` applied.
+    public var policy: Profile { profile.applying(policyOverrides) }
+
+    /// The index of the installed app with `bundleId`.
+    public func appIndex(_ bundleId: String) -> Int? { apps.firstIndex { $0.bundleId == bundleId } }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, tenantId, name, model, osVersion, multitaskingSupported, clock, conditions, seed, createdAt, apps
+        case policyOverrides, runtime
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        tenantId = try c.decode(String.self, forKey: .tenantId)
+        name = try c.decode(String.self, forKey: .name)
+        model = try c.decode(String.self, forKey: .model)
+        osVersion = try c.decode(OSVersion.self, forKey: .osVersion)
+        multitaskingSupported = try c.decode(Bool.self, forKey: .multitaskingSupported)
+        clock = try c.decode(DeviceClock.self, forKey: .clock)
+        conditions = try c.decode(DeviceConditions.self, forKey: .conditions)
+        seed = try c.decode(UInt64.self, forKey: .seed)
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+        apps = try c.decode([App].self, forKey: .apps)
+        policyOverrides = try c.decodeIfPresent([String: Double].self, forKey: .policyOverrides) ?? [:]
+        runtime = try c.decodeIfPresent(DeviceRuntime.self, forKey: .runtime) ?? DeviceRuntime(seed: seed)
+    }
 
     /// The installed app with `bundleId`.
     public func app(_ bundleId: String) -> App? { apps.first { $0.bundleId == bundleId } }

@@ -1,4 +1,6 @@
-/// Where devices (with their apps) are kept, one document per device.
+import Foundation
+
+/// Where devices (with their apps) are kept, one document per device, and the events that happen on them.
 public protocol DeviceStore: Sendable {
     /// Stores a new device; `StoreError.duplicate` when the id exists.
     func insert(_ device: Device) throws
@@ -8,6 +10,12 @@ public protocol DeviceStore: Sendable {
     func devices(tenantId: String, after cursor: String?, limit: Int) throws -> Page<Device>
     /// Replaces the stored document of an existing device; false when it no longer exists.
     func update(_ device: Device) throws -> Bool
+    /// Stores a new device and appends `events` to the log, in one transaction; answers the recorded events.
+    func insert(_ device: Device, appending events: [EmulationEvent], recordedAt: Date) throws -> [RecordedEvent]
+    /// Replaces the device's document and appends `events`, in one transaction; nil when the device is gone.
+    func update(_ device: Device, appending events: [EmulationEvent], recordedAt: Date) throws -> [RecordedEvent]?
+    /// Every device with a realtime clock (the service drives their time).
+    func realtimeDevices() throws -> [Device]
     /// Removes the device; false when the tenant has no such device.
     func delete(id: String, tenantId: String) throws -> Bool
 }

@@ -14,6 +14,9 @@ public struct VirtualInstant: Hashable, Comparable, Sendable, Codable, CustomStr
     public static func + (lhs: VirtualInstant, rhs: VirtualDuration) -> VirtualInstant {
         VirtualInstant(milliseconds: lhs.milliseconds + rhs.milliseconds)
     }
+    public static func - (lhs: VirtualInstant, rhs: VirtualDuration) -> VirtualInstant {
+        VirtualInstant(milliseconds: lhs.milliseconds - rhs.milliseconds)
+    }
     public static func - (lhs: VirtualInstant, rhs: VirtualInstant) -> VirtualDuration {
         VirtualDuration(milliseconds: lhs.milliseconds - rhs.milliseconds)
     }

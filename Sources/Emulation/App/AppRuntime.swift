@@ -1,0 +1,46 @@
+/// What the system tracks of an app as it runs: its background time, tasks, requests, runs, usage and budget.
+public struct AppRuntime: Sendable, Codable, Equatable {
+    /// When the app last entered the background.
+    public var enteredBackgroundAt: VirtualInstant?
+    /// Until when `applicationDidEnterBackground` may still run (R2).
+    public var lifecycleGraceEndsAt: VirtualInstant?
+    /// The end of the current background-task allowance window (R9–R12).
+    public var allowanceEndsAt: VirtualInstant?
+    /// Open tasks, then the most recent ended ones.
+    public var backgroundTasks: [BackgroundTask] = []
+    /// Pending `BGTaskScheduler` requests (R17).
+    public var taskRequests: [TaskRequest] = []
+    /// Runs, oldest first; the history is capped.
+    public var runs: [Run] = []
+    public var fetchInterval: FetchInterval = .never
+    public var lastFetchAt: VirtualInstant?
+    /// When the user launched the app (the predictive engine's input, R26), most recent last.
+    public var launchHistory: [VirtualInstant] = []
+    /// Force-quit and not launched by the user since (R5).
+    public var forceQuit = false
+    /// The last discretionary launch, for rate limiting (R25).
+    public var lastDiscretionaryLaunchAt: VirtualInstant?
+    public var budget = LaunchBudget()
+
+    public init() {}
+
+    /// How many ended tasks and runs are kept for the API's lists.
+    public static let historyLimit = 200
+    /// How many user launches the predictive engine remembers.
+    public static let launchHistoryLimit = 60
+
+    public var openTasks: [BackgroundTask] { backgroundTasks.filter(\.isOpen) }
+    public var openRuns: [Run] { runs.filter(\.isOpen) }
+}
+
+/// An app's budget of discretionary launches for one virtual day (R27).
+public struct LaunchBudget: Sendable, Codable, Equatable {
+    /// The virtual day (days since 1970, UTC) the count belongs to.
+    public var day: Int64 = 0
+    /// Discretionary launches used that day.
+    public var used: Int = 0
+    /// 0.25–2: grows when the app finishes fast and truthfully, shrinks when it runs to expiration.
+    public var score: Double = 1
+
+    public init() {}
+}

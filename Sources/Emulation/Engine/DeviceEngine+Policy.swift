@@ -1,0 +1,140 @@
+/// When the system grants discretionary time: opportunities, the factors of R25 in order, fetch (R25–R28).
+extension DeviceEngine {
+    /// Something the system could launch an app for at an opportunity.
+    enum Candidate {
+        case request(TaskRequest)
+        case fetch
+    }
+
+    /// Why the pending request `identifier` would or would not run (the `eligibility` route).
+    public func eligibility(_ bundleId: String, identifier: String) throws -> Eligibility {
+        let i = try index(of: bundleId)
+        guard let request = device.apps[i].runtime.taskRequests.first(where: { $0.identifier == identifier }) else {
+            throw EmulationError.notFound(kind: "task request", id: identifier)
+        }
+        let predicted = request.kind == .appRefresh ? nextPredictedLaunch(i) : nil
+        return Eligibility(
+            identifier: identifier, kind: request.kind,
+            conditions: conditions(i, .request(request), atPredictedUse: false, explainPrediction: predicted),
+            nextOpportunityAt: device.runtime.timers.first { $0.kind == .opportunity }?.due, predictedLaunchAt: predicted)
+    }
+
+    /// Schedules the first opportunity of a device that has none.
+    mutating func ensureOpportunityScheduled() {
+        guard !device.runtime.timers.contains(where: { $0.kind == .opportunity }) else { return }
+        scheduleNextOpportunity()
+    }
+
+    private mutating func scheduleNextOpportunity() {
+        let jitter = device.runtime.random.milliseconds(upTo: policy.opportunityJitter.milliseconds)
+        schedule(.opportunity, at: now + policy.opportunityInterval + VirtualDuration(milliseconds: jitter))
+    }
+
+    /// R26: a system opportunity; each app gets at most one discretionary launch.
+    mutating func opportunity() {
+        scheduleNextOpportunity()
+        for i in device.apps.indices { tryDiscretionaryLaunch(i, atPredictedUse: false) }
+    }
+
+    /// R26: shortly before the user usually opens the app, its refresh (or fetch) may run.
+    mutating func predictedUsage(_ bundleId: String) {
+        guard let i = device.appIndex(bundleId) else { return }
+        reschedulePrediction(i)
+        tryDiscretionaryLaunch(i, atPredictedUse: true)
+    }
+
+    private mutating func tryDiscretionaryLaunch(_ i: Int, atPredictedUse: Bool) {
+        let app = device.apps[i]
+        var candidates = app.runtime.taskRequests.filter { $0.kind == .processing }.map(Candidate.request)
+        candidates += app.runtime.taskRequests.filter { $0.kind == .appRefresh }.map(Candidate.request)
+        if app.manifest.declares(.fetch), app.runtime.fetchInterval != .never { candidates.append(.fetch) }
+        let reason = atPredictedUse ? "predictedUsage" : "opportunity"
+        for candidate in candidates where conditions(i, candidate, atPredictedUse: atPredictedUse).allSatisfy(\.met) {
+            switch candidate {
+            case .request(let request):
+                if request.kind == .appRefresh { consumeBudget(i) }
+                launchRequest(i, request, reason: reason)
+            case .fetch:
+                consumeBudget(i)
+                device.apps[i].runtime.lastFetchAt = now
+                startRun(i, kind: .fetch, reason: reason, duration: policy.appRefreshRun ?? .seconds(30))
+            }
+            device.apps[i].runtime.lastDiscretionaryLaunchAt = now
+            return
+        }
+    }
+
+    /// The conditions of R15–R28 for a candidate, in the order the system weighs them (R25).
+    func conditions(
+        _ i: Int, _ candidate: Candidate, atPredictedUse: Bool, explainPrediction: VirtualInstant? = nil
+    ) -> [EligibilityCondition] {
+        let app = device.apps[i]
+        let c = device.conditions
+        var list: [EligibilityCondition] = []
+        var isProcessing = false
+        switch candidate {
+        case .request(let request):
+            isProcessing = request.kind == .processing
+            list.append(.init("permitted", "R15",
+                              app.manifest.permittedIdentifiers.contains(request.identifier) && app.manifest.declares(request.kind.requiredMode),
+                              "identifier permitted and mode \(request.kind.requiredMode.rawValue) declared"))
+            list.append(.init("launchHandlerRegistered", "R16", app.launchHandlers.contains(request.identifier),
+                              "BGTaskScheduler.register was called for it at launch"))
+            let begin = request.earliestBeginDate
+            list.append(.init("earliestBeginDate", "R19", begin.map { $0 <= now } ?? true,
+                              begin.map { "not before \($0)" } ?? "no earliest begin date"))
+            if request.requiresNetworkConnectivity {
+                list.append(.init("networkAvailable", "R20", c.network != .none, "network is \(c.network.rawValue)"))
+            }
+            if request.requiresExternalPower {
+                list.append(.init("externalPower", "R20", c.charging, c.charging ? "charging" : "not charging"))
+            }
+            if isProcessing {
+                list.append(.init("deviceIdle", "R20", c.locked && !c.userActive,
+                                  "processing runs only while the device is locked and the user is not active"))
+            }
+        case .fetch:
+            let interval = app.runtime.fetchInterval
+            let spacing: VirtualDuration = if case .seconds(let s) = interval { s } else { .seconds(0) }
+            let due = app.runtime.lastFetchAt.map { $0 + spacing <= now } ?? true
+            list.append(.init("fetchMode", "R28", app.manifest.declares(.fetch), "the fetch background mode"))
+            list.append(.init("fetchInterval", "R28", interval != .never && due, "minimum background fetch interval"))
+        }
+        list.append(.init("notInForeground", "R3", !(app.state == .active || app.state == .inactive),
+                          "the system launches apps into the background only"))
+        list.append(.init("batteryNotCritical", "R25", c.batteryLevel > policy.criticalBatteryLevel || c.charging,
+                          "battery \(c.batteryLevel) %, critical at \(policy.criticalBatteryLevel) % unless charging"))
+        list.append(.init("lowPowerModeOff", "R18", !c.lowPowerMode, "Low Power Mode turns Background App Refresh off"))
+        list.append(.init("backgroundAppRefreshDevice", "R18", c.backgroundAppRefresh, "the device's switch"))
+        list.append(.init("backgroundAppRefreshApp", "R18", app.settings.backgroundAppRefresh, "the app's switch"))
+        if !isProcessing {
+            let predicted = explainPrediction ?? (atPredictedUse ? nil : nextPredictedLaunch(i))
+            list.append(.init("usagePrediction", "R26", atPredictedUse || predicted == nil,
+                              predicted.map { "held for the predicted use; launches at \($0)" } ?? "no usage pattern to wait for"))
+        }
+        list.append(.init("notForceQuit", "R25", !app.runtime.forceQuit, "force-quit apps wait for the user to launch them (R5)"))
+        if !isProcessing {
+            let used = budgetUsed(i)
+            let budget = dailyBudget(i)
+            list.append(.init("budget", "R27", used < budget, "\(used) of \(budget) discretionary launches used today"))
+        }
+        let spacing = policy.minimumLaunchSpacing
+        let last = app.runtime.lastDiscretionaryLaunchAt
+        list.append(.init("rateLimit", "R25", last.map { $0 + spacing <= now } ?? true,
+                          last.map { "last discretionary launch at \($0)" } ?? "no launch yet"))
+        list.append(.init("noOpenRun", "R21", app.runtime.openRuns.isEmpty, "one run at a time"))
+        return list
+    }
+
+    /// `setMinimumBackgroundFetchInterval` (R28).
+    public mutating func setFetchInterval(_ bundleId: String, _ interval: FetchInterval) throws {
+        let i = try index(of: bundleId)
+        device.apps[i].runtime.fetchInterval = interval
+        let value: EventValue = switch interval {
+        case .never: "never"
+        case .minimum: "minimum"
+        case .seconds(let s): .seconds(s)
+        }
+        emit(.fetchIntervalChanged, bundleId: bundleId, data: ["interval": value])
+    }
+}

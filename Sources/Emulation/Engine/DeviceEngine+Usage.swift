@@ -1,0 +1,72 @@
+/// The predictive engine (R26) and daily budgets (R27).
+extension DeviceEngine {
+    static let day: Int64 = 86_400_000
+
+    /// The minute of the day the user usually opens the app: launches on at least `predictionMinimumDays`
+    /// different days of the last two weeks within 30 minutes of each other.
+    func usualLaunchMinute(_ i: Int) -> Int? {
+        let history = device.apps[i].runtime.launchHistory.filter { now.milliseconds - $0.milliseconds <= 14 * Self.day }
+        let minutes = history.map { Int(($0.milliseconds % Self.day + Self.day) % Self.day / 60_000) }
+        let days = history.map { $0.milliseconds / Self.day }
+        var best: (days: Int, minute: Int)?
+        for m in minutes {
+            let near = minutes.indices.filter { abs(minutes[$0] - m) <= 30 }
+            let distinct = Set(near.map { days[$0] }).count
+            if distinct >= policy.predictionMinimumDays, distinct > (best?.days ?? 0) {
+                best = (distinct, near.map { minutes[$0] }.reduce(0, +) / near.count)
+            }
+        }
+        return best?.minute
+    }
+
+    /// When the next predicted launch comes: `predictionLead` before the usual minute.
+    func nextPredictedLaunch(_ i: Int) -> VirtualInstant? {
+        guard let minute = usualLaunchMinute(i) else { return nil }
+        let dayStart = now.milliseconds - (now.milliseconds % Self.day + Self.day) % Self.day
+        var at = VirtualInstant(milliseconds: dayStart + Int64(minute) * 60_000 - policy.predictionLead.milliseconds)
+        while at <= now { at = VirtualInstant(milliseconds: at.milliseconds + Self.day) }
+        return at
+    }
+
+    mutating func reschedulePrediction(_ i: Int) {
+        let bundleId = device.apps[i].bundleId
+        cancelTimers { $0 == .predictedUsage(bundleId: bundleId) }
+        if let at = nextPredictedLaunch(i) { schedule(.predictedUsage(bundleId: bundleId), at: at) }
+    }
+
+    // MARK: Budget
+
+    var today: Int64 { now.milliseconds / Self.day }
+
+    func budgetUsed(_ i: Int) -> Int {
+        let budget = device.apps[i].runtime.budget
+        return budget.day == today ? budget.used : 0
+    }
+
+    /// The launches the app may have today: the profile's base scaled by its behaviour, plus a bonus for use.
+    func dailyBudget(_ i: Int) -> Int {
+        let runtime = device.apps[i].runtime
+        let recentLaunches = runtime.launchHistory.filter { now.milliseconds - $0.milliseconds <= 7 * Self.day }.count
+        return Int(Double(policy.dailyLaunchBudget) * runtime.budget.score) + min(policy.usageBudgetBonus, recentLaunches)
+    }
+
+    mutating func consumeBudget(_ i: Int) {
+        if device.apps[i].runtime.budget.day != today {
+            device.apps[i].runtime.budget.day = today
+            device.apps[i].runtime.budget.used = 0
+        }
+        device.apps[i].runtime.budget.used += 1
+    }
+
+    /// R27: finishing within half the time earns credit.
+    mutating func scoreCompletion(_ i: Int, run: Run) {
+        guard run.state == .running, (now - run.startedAt).milliseconds * 2 <= (run.deadline - run.startedAt).milliseconds
+        else { return }
+        device.apps[i].runtime.budget.score = min(2, device.apps[i].runtime.budget.score + 0.1)
+    }
+
+    /// R27: running to expiration costs credit.
+    mutating func scoreExpiration(_ i: Int) {
+        device.apps[i].runtime.budget.score = max(0.25, device.apps[i].runtime.budget.score - 0.25)
+    }
+}

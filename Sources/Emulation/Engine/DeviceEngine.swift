@@ -1,0 +1,106 @@
+/// Applies what users, apps and the system do to one device, and lets its virtual time pass.
+///
+/// Pure and deterministic: it reads time only from the device's clock and randomness only from the device's seeded
+/// generator. Each operation changes `device` and appends to `events`; the caller stores both together.
+public struct DeviceEngine: Sendable {
+    public internal(set) var device: Device
+    /// What happened, in order, since the engine was made.
+    public internal(set) var events: [EmulationEvent] = []
+
+    public init(device: Device) {
+        self.device = device
+        ensureOpportunityScheduled()
+    }
+
+    /// The device's virtual now.
+    public var now: VirtualInstant { device.clock.anchor }
+
+    /// The constants in force on the device.
+    var policy: Profile { device.policy }
+
+    // MARK: Time
+
+    /// The longest single advance (30 virtual days): a larger one is refused.
+    public static let maximumAdvance = VirtualDuration(seconds: 30 * 86_400)
+
+    /// Fires every timer due up to `target` in time order (ties in creation order), each at its own instant, then
+    /// sets the clock to `target`. Idle time is jumped over, so a week of a quiet device costs nothing.
+    public mutating func advance(to target: VirtualInstant) throws {
+        guard target >= now else {
+            throw EmulationError.unprocessable(field: "to", detail: "the clock cannot go back: it reads \(now)")
+        }
+        guard target - now <= Self.maximumAdvance else {
+            throw EmulationError.unprocessable(field: "seconds", detail: "one advance moves at most 30 days")
+        }
+        let from = now
+        runTimers(through: target)
+        device.clock.anchor = target
+        emit(.clockAdvanced, data: ["from": .instant(from), "to": .instant(target)])
+    }
+
+    /// For a realtime clock: lets virtual time catch up with wall time, firing what fell due, and re-anchors.
+    public mutating func catchUp(wallMilliseconds: Int64) {
+        guard device.clock.mode == .realtime else { return }
+        let target = device.clock.now(wallMilliseconds: wallMilliseconds)
+        if target > now { runTimers(through: target) }
+        device.clock.anchor = max(target, now)
+        device.clock.anchorWallMilliseconds = wallMilliseconds
+    }
+
+    /// The next timer's due instant, if any (a realtime driver sleeps until then).
+    public var nextDue: VirtualInstant? { device.runtime.timers.first?.due }
+
+    private mutating func runTimers(through target: VirtualInstant) {
+        while let timer = device.runtime.popDue(by: target) {
+            device.clock.anchor = max(now, timer.due)
+            fire(timer.kind)
+        }
+    }
+
+    // MARK: Events and ids
+
+    mutating func emit(_ type: EventType, bundleId: String? = nil, data: [String: EventValue] = [:]) {
+        events.append(EmulationEvent(type: type, bundleId: bundleId, at: now, data: data))
+    }
+
+    mutating func newRunId() -> String {
+        defer { device.runtime.nextRunNumber += 1 }
+        return "run_\(device.runtime.nextRunNumber)"
+    }
+
+    mutating func newTaskId() -> String {
+        defer { device.runtime.nextTaskNumber += 1 }
+        return "bgt_\(device.runtime.nextTaskNumber)"
+    }
+
+    mutating func schedule(_ kind: DeviceTimer.Kind, at due: VirtualInstant) {
+        device.runtime.schedule(kind, at: due)
+    }
+
+    mutating func cancelTimers(where predicate: (DeviceTimer.Kind) -> Bool) {
+        device.runtime.cancel(where: predicate)
+    }
+
+    // MARK: Apps
+
+    /// The index of an installed app, or `notFound`.
+    func index(of bundleId: String) throws -> Int {
+        guard let index = device.appIndex(bundleId) else { throw EmulationError.notFound(kind: "app", id: bundleId) }
+        return index
+    }
+
+    /// Dispatches a due timer.
+    private mutating func fire(_ kind: DeviceTimer.Kind) {
+        switch kind {
+        case .lifecycleGraceEnd(let bundleId): lifecycleGraceEnded(bundleId)
+        case .allowanceWarning(let bundleId): allowanceWarning(bundleId)
+        case .allowanceEnd(let bundleId): allowanceEnded(bundleId)
+        case .runDeadline(let bundleId, let runId): runDeadlinePassed(bundleId, runId: runId)
+        case .runGraceEnd(let bundleId, let runId): runGraceEnded(bundleId, runId: runId)
+        case .scriptedRunCompletion(let bundleId, let runId): scriptedRunCompletion(bundleId, runId: runId)
+        case .scriptedTaskEnd(let bundleId, let taskId): scriptedTaskEnd(bundleId, taskId: taskId)
+        case .opportunity: opportunity()
+        case .predictedUsage(let bundleId): predictedUsage(bundleId)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// One condition the system weighs before a discretionary launch, with the rule it comes from.
+public struct EligibilityCondition: Sendable, Equatable {
+    public var name: String
+    public var rule: String
+    public var met: Bool
+    public var detail: String
+
+    public init(_ name: String, _ rule: String, _ met: Bool, _ detail: String) {
+        self.name = name
+        self.rule = rule
+        self.met = met
+        self.detail = detail
+    }
+}
+
+/// Why a pending request would or would not run at the next opportunity.
+public struct Eligibility: Sendable, Equatable {
+    public var identifier: String
+    public var kind: TaskRequestKind
+    public var conditions: [EligibilityCondition]
+    /// Every condition is met: it runs at the next opportunity (or predicted launch).
+    public var eligible: Bool { conditions.allSatisfy(\.met) }
+    public var nextOpportunityAt: VirtualInstant?
+    public var predictedLaunchAt: VirtualInstant?
+}

@@ -1,0 +1,65 @@
+/// What a grant of background execution was for.
+public enum RunKind: String, Sendable, Codable, CaseIterable, CodingKeyRepresentable {
+    case appRefresh, processing, fetch, remoteNotification, urlSessionEvents, location, accessory, voip, newsstand
+
+    /// How the app reports the end of such a run: `success` for BGTasks, a fetch result for the others.
+    public var takesFetchResult: Bool { self == .fetch || self == .remoteNotification }
+}
+
+/// How a run ended, as the app reported it.
+public enum RunResult: String, Sendable, Codable, CaseIterable {
+    /// `setTaskCompleted(success: true)`.
+    case success
+    /// `setTaskCompleted(success: false)`, or never completed (R22).
+    case failure
+    /// `UIBackgroundFetchResult`.
+    case newData, noData, failed
+}
+
+/// One grant of background time: a BGTask launch, a fetch, a silent push, … (the API's `runs`).
+public struct Run: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable {
+        /// The app has its time.
+        case running
+        /// The deadline passed and the expiration handler was called; the grace period runs (R22).
+        case expiring
+        /// The app reported the end.
+        case completed
+        /// Never completed: marked failed, the app terminated (R22).
+        case expired
+    }
+
+    /// `run_<n>`, unique on the device.
+    public var id: String
+    public var kind: RunKind
+    /// Why the system granted it: `opportunity`, `predictedUsage`, `simulateLaunch`, …
+    public var reason: String
+    /// The BGTask identifier, for BGTask runs.
+    public var identifier: String?
+    public var startedAt: VirtualInstant
+    public var deadline: VirtualInstant
+    public var state: State
+    public var result: RunResult?
+    public var endedAt: VirtualInstant?
+    /// Whether the app was launched for it (it was not running), rather than resumed.
+    public var launchedApp: Bool
+    /// For processing runs: whether the request asked for external power (power removal expires the run, R20).
+    public var requiresExternalPower: Bool
+
+    public init(
+        id: String, kind: RunKind, reason: String, identifier: String?, startedAt: VirtualInstant,
+        deadline: VirtualInstant, launchedApp: Bool, requiresExternalPower: Bool = false
+    ) {
+        self.id = id
+        self.kind = kind
+        self.reason = reason
+        self.identifier = identifier
+        self.startedAt = startedAt
+        self.deadline = deadline
+        self.state = .running
+        self.launchedApp = launchedApp
+        self.requiresExternalPower = requiresExternalPower
+    }
+
+    public var isOpen: Bool { state == .running || state == .expiring }
+}
