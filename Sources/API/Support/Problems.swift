@@ -51,7 +51,8 @@ enum Problems {
             switch error {
             case .invalid(let issues): return invalid(issues)
             case .notFound(let kind, let id): return notFound(kind, id)
-            case .conflict(let code, let detail): return conflict(code, detail)
+            case .conflict(let code, let detail), .refused(let code, let detail): return conflict(code, detail)
+            case .unprocessable(let field, let detail): return invalid(field, detail)
             }
         case let error as StoreError:
             switch error {
