@@ -12,11 +12,11 @@ public struct APIEnvironment: Sendable {
     public var isReady: @Sendable () -> Bool
 
     public init(
-        tenants: any TenantStore, devices: any DeviceStore, credentials: Credentials,
+        tenants: any TenantStore, devices: DeviceService, credentials: Credentials,
         wallClock: @escaping @Sendable () -> Date = { Date() }, isReady: @escaping @Sendable () -> Bool
     ) {
         self.tenants = tenants
-        self.devices = DeviceService(store: devices)
+        self.devices = devices
         self.credentials = credentials
         self.wallClock = wallClock
         self.isReady = isReady

@@ -12,7 +12,12 @@ public enum APIRouter {
         HealthRoutes.register(on: &router, env)
         AdminRoutes.register(on: &router, env)
         DeviceRoutes.register(on: &router, env)
+        ClockRoutes.register(on: &router, env)
         AppRoutes.register(on: &router, env)
+        LifecycleRoutes.register(on: &router, env)
+        BackgroundTaskRoutes.register(on: &router, env)
+        TaskRequestRoutes.register(on: &router, env)
+        RunRoutes.register(on: &router, env)
         if let publicDirectory { router.fallback = StaticFileResponder(root: publicDirectory) }
         return router
     }

@@ -1,14 +1,35 @@
 import Emulation
+import Foundation
 import Synchronization
 
-/// Reads devices of a tenant and changes them one at a time, so that two requests on the same device never
-/// overwrite each other's change. Every change is committed before `modify` returns.
+/// Runs emulation commands against stored devices: load, catch a realtime clock up with wall time, apply the
+/// command through a `DeviceEngine`, store the device and its new events in one transaction, then publish the
+/// events. One command at a time (SQLite has a single writer anyway), so no change is ever lost.
 public final class DeviceService: Sendable {
     let store: any DeviceStore
-    /// Serializes read-modify-write cycles (SQLite has a single writer anyway).
+    private let wallClock: @Sendable () -> Date
+    /// Called with the recorded events after each commit (the live event hub).
+    private let publish: @Sendable ([RecordedEvent]) -> Void
+    /// Called after each commit of a realtime device with its next timer (the realtime driver).
+    private let realtimeChanged: Mutex<(@Sendable (Device) -> Void)?> = Mutex(nil)
+    /// Serializes read-modify-write cycles.
     private let writeLock = Mutex<Void>(())
 
-    public init(store: any DeviceStore) { self.store = store }
+    public init(
+        store: any DeviceStore, wallClock: @escaping @Sendable () -> Date = { Date() },
+        publish: @escaping @Sendable ([RecordedEvent]) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.wallClock = wallClock
+        self.publish = publish
+    }
+
+    /// Registers the observer of realtime devices (the driver that moves their clocks).
+    public func observeRealtimeDevices(_ observer: @escaping @Sendable (Device) -> Void) {
+        realtimeChanged.withLock { $0 = observer }
+    }
+
+    var wallMilliseconds: Int64 { Int64((wallClock().timeIntervalSince1970 * 1000).rounded()) }
 
     /// The tenant's device, or a `notFound` error (also for another tenant's device: no existence leak).
     func device(_ id: String, tenantId: String) throws -> Device {
@@ -18,7 +39,17 @@ public final class DeviceService: Sendable {
         return device
     }
 
-    func insert(_ device: Device) throws { try store.insert(device) }
+    /// Stores a new device with its first events.
+    func create(_ device: Device, _ setUp: (inout DeviceEngine) throws -> Void) throws -> Device {
+        try writeLock.withLock { _ in
+            var engine = DeviceEngine(device: device)
+            try setUp(&engine)
+            let recorded = try store.insert(engine.device, appending: engine.events, recordedAt: wallClock())
+            publish(recorded)
+            notifyIfRealtime(engine.device)
+            return engine.device
+        }
+    }
 
     func list(tenantId: String, cursor: String?, limit: Int) throws -> Page<Device> {
         try store.devices(tenantId: tenantId, after: cursor, limit: limit)
@@ -29,13 +60,40 @@ public final class DeviceService: Sendable {
         if !deleted { throw EmulationError.notFound(kind: "device", id: id) }
     }
 
-    /// Applies `change` to the device and stores the result; nothing is stored when `change` throws.
-    func modify<T>(_ id: String, tenantId: String, _ change: (inout Device) throws -> T) throws -> (Device, T) {
+    /// Applies `command` to the device at the current virtual time and commits what it did. When the command
+    /// throws `refused`, what the refusal caused is committed before the error is rethrown; on any other error
+    /// nothing is stored.
+    @discardableResult
+    func perform<T>(_ id: String, tenantId: String, _ command: (inout DeviceEngine) throws -> T) throws -> (Device, T) {
         try writeLock.withLock { _ in
-            var device = try self.device(id, tenantId: tenantId)
-            let result = try change(&device)
-            guard try store.update(device) else { throw EmulationError.notFound(kind: "device", id: id) }
-            return (device, result)
+            var engine = DeviceEngine(device: try device(id, tenantId: tenantId))
+            engine.catchUp(wallMilliseconds: wallMilliseconds)
+            do {
+                let result = try command(&engine)
+                try commit(engine)
+                return (engine.device, result)
+            } catch let error as EmulationError {
+                if case .refused = error { try commit(engine) }
+                throw error
+            }
         }
+    }
+
+    /// Moves a realtime device's clock up to wall time, firing what fell due (the realtime driver calls this).
+    public func catchUp(_ id: String, tenantId: String) throws {
+        _ = try perform(id, tenantId: tenantId) { _ in () }
+    }
+
+    private func commit(_ engine: DeviceEngine) throws {
+        guard let recorded = try store.update(engine.device, appending: engine.events, recordedAt: wallClock()) else {
+            throw EmulationError.notFound(kind: "device", id: engine.device.id)
+        }
+        publish(recorded)
+        notifyIfRealtime(engine.device)
+    }
+
+    private func notifyIfRealtime(_ device: Device) {
+        guard device.clock.mode == .realtime, let observer = realtimeChanged.withLock({ $0 }) else { return }
+        observer(device)
     }
 }

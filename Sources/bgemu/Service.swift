@@ -22,10 +22,14 @@ struct Service {
             apiKey: configuration.apiKey, now: Date())
         announce(outcome)
 
+        let deviceStore = SQLiteDeviceStore(database: database)
+        let devices = DeviceService(store: deviceStore)
         let environment = APIEnvironment(
-            tenants: tenants, devices: SQLiteDeviceStore(database: database),
+            tenants: tenants, devices: devices,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),
             isReady: { database.ping() })
+        let realtime = RealtimeClockDriver(devices: devices, logger: logger)
+        realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
             ? configuration.publicDirectory : nil
         if publicDirectory == nil {
@@ -46,6 +50,7 @@ struct Service {
             server.shutdown()
         }
         server.waitUntilStopped()
+        realtime.stop()
         withExtendedLifetime(signals) {}
         logger.notice("Stopped")
     }

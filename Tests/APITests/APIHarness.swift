@@ -21,7 +21,7 @@ final class APIHarness {
         tenants = SQLiteTenantStore(database: database)
         let database = self.database
         let env = APIEnvironment(
-            tenants: tenants, devices: SQLiteDeviceStore(database: database),
+            tenants: tenants, devices: DeviceService(store: SQLiteDeviceStore(database: database)),
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
             isReady: { database.ping() })
         router = APIRouter.make(env, publicDirectory: nil)

@@ -18,9 +18,11 @@ import Testing
         #expect(created.headers["Location"] == "/v1/devices/\(id)")
         #expect(created.json["osVersion"] as? String == "17.0")
         #expect(created.json["model"] as? String == "iPhone")
-        let profile = try #require(created.json["profile"] as? [String: Any])
-        #expect(profile["name"] as? String == "ios13")
-        #expect(profile["backgroundTaskAllowance"] as? Double == 30)
+        #expect(created.json["profile"] as? String == "ios13")
+        let policy = try #require(created.json["policy"] as? [String: Any])
+        #expect(policy["backgroundTaskAllowance"] as? Double == 30)
+        #expect(policy["opportunityInterval"] as? Double == 900)
+        #expect((created.json["policyOverrides"] as? [String: Any])?.isEmpty == true)
         let clock = try #require(created.json["clock"] as? [String: Any])
         #expect(clock["mode"] as? String == "manual")
         #expect(clock["now"] as? String == "2026-01-01T00:00:00.000Z")
@@ -32,9 +34,10 @@ import Testing
 
     @Test func osVersionSelectsTheProfile() throws {
         let old = api.send(.post, "/v1/devices", key: key, json: #"{"name":"old","osVersion":"6.1"}"#)
-        #expect((old.json["profile"] as? [String: Any])?["backgroundTaskAllowance"] as? Double == 600)
+        #expect((old.json["policy"] as? [String: Any])?["backgroundTaskAllowance"] as? Double == 600)
+        #expect((old.json["policy"] as? [String: Any])?["appRefreshRun"] is NSNull)
         let mid = api.send(.post, "/v1/devices", key: key, json: #"{"name":"mid","osVersion":"9.3.5"}"#)
-        #expect((mid.json["profile"] as? [String: Any])?["name"] as? String == "ios7")
+        #expect(mid.json["profile"] as? String == "ios7")
     }
 
     @Test func everyInvalidFieldIsNamed() {

@@ -8,47 +8,45 @@ enum AppRoutes {
 
     static func register(on router: inout Router, _ env: APIEnvironment) {
         router.post("/v1/devices/{deviceId}/apps") { request, context in
-            let installation = try installation(from: request)
-            let (_, app) = try env.devices.modify(deviceId(context), tenantId: try context.tenant().id) { device in
-                if device.app(installation.bundleId) != nil {
-                    throw EmulationError.conflict(
-                        code: "alreadyInstalled", detail: "\(installation.bundleId) is installed on this device already.")
-                }
-                if device.apps.count >= maximumApps {
+            let (installation, behavior) = try installation(from: request)
+            let (device, app) = try env.devices.perform(deviceId(context), tenantId: try context.tenant().id) { engine in
+                if engine.device.apps.count >= maximumApps, engine.device.app(installation.bundleId) == nil {
                     throw EmulationError.conflict(code: "tooManyApps", detail: "A device holds at most \(maximumApps) apps.")
                 }
-                let app = try installation.validated(installedAt: device.clock.now(wallMilliseconds: env.wallMilliseconds))
-                device.apps.append(app)
+                var app = try installation.validated(installedAt: engine.now)
+                app.behavior = behavior
+                try engine.install(app)
                 return app
             }
-            return try JSONBody.response(
-                AppBody(app: app), status: .created,
-                headers: ["Location": "/v1/devices/\(try deviceId(context))/apps/\(app.bundleId)"])
+            return try appResponse(device, app.bundleId, env, status: .created,
+                                   headers: ["Location": "/v1/devices/\(device.id)/apps/\(app.bundleId)"])
         }
 
         router.get("/v1/devices/{deviceId}/apps") { request, context in
             let paging = try Pagination(request)
             let device = try env.devices.device(deviceId(context), tenantId: try context.tenant().id)
             let page = try paging.page(of: device.apps)
-            return try JSONBody.response(PageBody(items: page.items.map { AppBody(app: $0) }, nextCursor: page.nextCursor))
+            let now = device.clock.now(wallMilliseconds: env.wallMilliseconds)
+            return try JSONBody.response(
+                PageBody(items: page.items.map { AppBody($0, on: device, now: now) }, nextCursor: page.nextCursor))
         }
 
         router.get("/v1/devices/{deviceId}/apps/{bundleId}") { _, context in
             let device = try env.devices.device(deviceId(context), tenantId: try context.tenant().id)
-            return try JSONBody.response(AppBody(app: try app(context, in: device)))
+            return try appResponse(device, try bundleId(context, in: device), env)
         }
 
         router.delete("/v1/devices/{deviceId}/apps/{bundleId}") { _, context in
-            _ = try env.devices.modify(deviceId(context), tenantId: try context.tenant().id) { device in
-                let bundleId = try app(context, in: device).bundleId
-                device.apps.removeAll { $0.bundleId == bundleId }
+            try env.devices.perform(deviceId(context), tenantId: try context.tenant().id) { engine in
+                try engine.uninstall(context.parameters["bundleId"] ?? "")
             }
             return HTTPResponse(status: .noContent)
         }
 
         router.get("/v1/devices/{deviceId}/apps/{bundleId}/background-modes") { _, context in
             let device = try env.devices.device(deviceId(context), tenantId: try context.tenant().id)
-            return try JSONBody.response(BackgroundModesBody(try app(context, in: device).manifest.backgroundModes))
+            let app = try require(device.app(try bundleId(context, in: device)), or: "")
+            return try JSONBody.response(BackgroundModesBody(app.manifest.backgroundModes))
         }
 
         router.put("/v1/devices/{deviceId}/apps/{bundleId}/background-modes") { request, context in
@@ -59,36 +57,45 @@ enum AppRoutes {
             case .failure(let failure):
                 throw EmulationError.invalid(failure.issues.map { FieldIssue("backgroundModes" + $0.field, $0.message) })
             }
-            _ = try env.devices.modify(deviceId(context), tenantId: try context.tenant().id) { device in
-                let bundleId = try app(context, in: device).bundleId
-                let index = device.apps.firstIndex { $0.bundleId == bundleId }!
-                device.apps[index].manifest.backgroundModes = modes
+            try env.devices.perform(deviceId(context), tenantId: try context.tenant().id) { engine in
+                try engine.setBackgroundModes(context.parameters["bundleId"] ?? "", modes)
             }
             return try JSONBody.response(BackgroundModesBody(modes))
         }
 
         router.patch("/v1/devices/{deviceId}/apps/{bundleId}/settings") { request, context in
             let patch = try JSONBody.decode(SettingsPatch.self, from: request)
-            let (_, settings) = try env.devices.modify(deviceId(context), tenantId: try context.tenant().id) { device in
-                let bundleId = try app(context, in: device).bundleId
-                let index = device.apps.firstIndex { $0.bundleId == bundleId }!
-                if let refresh = patch.backgroundAppRefresh { device.apps[index].settings.backgroundAppRefresh = refresh }
-                return device.apps[index].settings
+            let (_, settings) = try env.devices.perform(deviceId(context), tenantId: try context.tenant().id) { engine in
+                let bundleId = context.parameters["bundleId"] ?? ""
+                var settings = try require(engine.device.app(bundleId), or: bundleId).settings
+                if let refresh = patch.backgroundAppRefresh { settings.backgroundAppRefresh = refresh }
+                try engine.setAppSettings(bundleId, settings)
+                return settings
             }
             return try JSONBody.response(settings)
         }
     }
 
-    static func deviceId(_ context: HTTPRequestContext) throws -> String { context.parameters["deviceId"] ?? "" }
+    static func deviceId(_ context: HTTPRequestContext) -> String { context.parameters["deviceId"] ?? "" }
 
-    static func app(_ context: HTTPRequestContext, in device: Device) throws -> App {
+    static func bundleId(_ context: HTTPRequestContext, in device: Device) throws -> String {
         let bundleId = context.parameters["bundleId"] ?? ""
-        guard let app = device.app(bundleId) else { throw EmulationError.notFound(kind: "app", id: bundleId) }
-        return app
+        guard device.app(bundleId) != nil else { throw EmulationError.notFound(kind: "app", id: bundleId) }
+        return bundleId
     }
 
-    /// The installation a request describes: JSON, or a real Info.plist (XML or binary).
-    static func installation(from request: HTTPRequest) throws -> AppInstallation {
+    /// The app's representation as the device has it now.
+    static func appResponse(
+        _ device: Device, _ bundleId: String, _ env: APIEnvironment, status: HTTPStatus = .ok,
+        headers: HTTPHeaders = HTTPHeaders()
+    ) throws -> HTTPResponse {
+        guard let app = device.app(bundleId) else { throw EmulationError.notFound(kind: "app", id: bundleId) }
+        let now = device.clock.now(wallMilliseconds: env.wallMilliseconds)
+        return try JSONBody.response(AppBody(app, on: device, now: now), status: status, headers: headers)
+    }
+
+    /// The installation a request describes: JSON (with an optional `behavior`), or a real Info.plist.
+    static func installation(from request: HTTPRequest) throws -> (AppInstallation, AppBehavior?) {
         switch JSONBody.mediaType(request) {
         case "application/x-plist", "application/xml", "text/xml", "application/octet-stream":
             if request.body.isEmpty { throw Problems.malformed("The request needs an Info.plist body.") }
@@ -96,7 +103,7 @@ enum AppRoutes {
             let handlers = request.queryValue("launchHandlers").map {
                 $0.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
             }
-            return AppInstallation(plist, launchHandlers: handlers, fieldPrefix: "")
+            return (AppInstallation(plist, launchHandlers: handlers, fieldPrefix: ""), nil)
         default:
             guard JSONBody.isJSON(request) else {
                 throw Problems.unsupportedMediaType(["application/json", "application/x-plist"], method: request.method)
@@ -104,7 +111,14 @@ enum AppRoutes {
             if request.queryValue("launchHandlers") != nil {
                 throw Problems.invalid("launchHandlers", "goes in the JSON body; the query parameter is for Info.plist uploads")
             }
-            return try JSONBody.decode(InstallAppRequest.self, bytes: request.body).installation()
+            let body = try JSONBody.decode(InstallAppRequest.self, bytes: request.body)
+            return (try body.installation(), body.behavior)
         }
     }
+}
+
+/// The installed app, or `notFound`.
+func require(_ app: App?, or bundleId: String) throws -> App {
+    guard let app else { throw EmulationError.notFound(kind: "app", id: bundleId) }
+    return app
 }

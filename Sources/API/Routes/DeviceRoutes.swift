@@ -7,8 +7,7 @@ enum DeviceRoutes {
         router.post("/v1/devices") { request, context in
             let tenant = try context.tenant()
             let body = try JSONBody.decode(CreateDeviceRequest.self, from: request)
-            let device = try makeDevice(body, tenantId: tenant.id, env)
-            try env.devices.insert(device)
+            let device = try env.devices.create(try makeDevice(body, tenantId: tenant.id, env)) { $0.created() }
             return try JSONBody.response(
                 DeviceBody(device, wallMilliseconds: env.wallMilliseconds), status: .created,
                 headers: ["Location": "/v1/devices/\(device.id)"])
@@ -33,17 +32,31 @@ enum DeviceRoutes {
             return HTTPResponse(status: .noContent)
         }
 
-        router.patch("/v1/devices/{deviceId}/conditions") { request, context in
-            let patch = try JSONBody.decode(ConditionsPatch.self, from: request)
-            let (device, _) = try env.devices.modify(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
-                device in device.conditions = try patch.applied(to: device.conditions)
+        router.patch("/v1/devices/{deviceId}") { request, context in
+            let patch = try JSONBody.decode(DevicePatch.self, from: request)
+            if let name = patch.name, name.isEmpty || name.count > 100 {
+                throw Problems.invalid("name", "must be 1–100 characters")
             }
-            return try JSONBody.response(device.conditions)
+            let (device, _) = try env.devices.perform(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
+                engine in
+                if let name = patch.name { engine.rename(name) }
+                if let policy = patch.policy {
+                    var overrides = engine.device.policyOverrides
+                    for (name, value) in policy { overrides[name] = value }
+                    let issues = Profile.validate(overrides)
+                    guard issues.isEmpty else { throw EmulationError.invalid(issues) }
+                    engine.setPolicyOverrides(overrides)
+                }
+            }
+            return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
         }
 
-        router.get("/v1/devices/{deviceId}/clock") { _, context in
-            let device = try env.devices.device(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id)
-            return try JSONBody.response(ClockBody(device.clock, wallMilliseconds: env.wallMilliseconds))
+        router.patch("/v1/devices/{deviceId}/conditions") { request, context in
+            let patch = try JSONBody.decode(ConditionsPatch.self, from: request)
+            let (device, _) = try env.devices.perform(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
+                engine in engine.setConditions(try patch.applied(to: engine.device.conditions))
+            }
+            return try JSONBody.response(device.conditions)
         }
     }
 
@@ -92,12 +105,15 @@ enum DeviceRoutes {
                 issues += more
             }
         }
+        if let policy = body.policy { issues += Profile.validate(policy) }
         guard issues.isEmpty, let osVersion else { throw EmulationError.invalid(issues) }
         var generator = SystemRandomNumberGenerator()
         let seed = body.seed ?? (generator.next() >> 11)  // fits a JSON number exactly (53 bits)
-        return Device(
+        var device = Device(
             id: SecretGenerator.newID("dev"), tenantId: tenantId, name: name, model: model, osVersion: osVersion,
             multitaskingSupported: multitasking, clock: clock, conditions: conditions, seed: seed,
             createdAt: env.wallClock())
+        device.policyOverrides = body.policy ?? [:]
+        return device
     }
 }

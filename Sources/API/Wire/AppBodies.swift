@@ -6,14 +6,16 @@ struct InstallAppRequest: Decodable {
     var displayName: String?
     var infoPlist: InfoPlistBody?
     var launchHandlers: [String]?
+    var behavior: AppBehavior?
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(allowed: ["bundleId", "displayName", "infoPlist", "launchHandlers"])
+        try decoder.rejectUnknownKeys(allowed: ["bundleId", "displayName", "infoPlist", "launchHandlers", "behavior"])
         let c = try decoder.container(keyedBy: AnyKey.self)
         bundleId = try c.decode(String.self, forKey: AnyKey("bundleId"))
         displayName = try c.decodeIfPresent(String.self, forKey: AnyKey("displayName"))
         infoPlist = try c.decodeIfPresent(InfoPlistBody.self, forKey: AnyKey("infoPlist"))
         launchHandlers = try c.decodeIfPresent([String].self, forKey: AnyKey("launchHandlers"))
+        behavior = try c.decodeIfPresent(BehaviorBody.self, forKey: AnyKey("behavior"))?.behavior
     }
 
     func installation() throws -> AppInstallation {
@@ -58,9 +60,15 @@ struct InfoPlistBody: Codable {
     }
 }
 
-/// An app as answered.
+/// An app as answered, with what the system tracks of it at `now`.
 struct AppBody: Encodable {
     var app: App
+    var backgroundTimeRemaining: Double?
+
+    init(_ app: App, on device: Device, now: VirtualInstant) {
+        self.app = app
+        backgroundTimeRemaining = device.backgroundTimeRemaining(app.bundleId, at: now)
+    }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
@@ -75,11 +83,14 @@ struct AppBody: Encodable {
         try c.encode(app.launchHandlers, forKey: AnyKey("launchHandlers"))
         try c.encode(app.settings, forKey: AnyKey("settings"))
         try c.encode(app.state.rawValue, forKey: AnyKey("state"))
-        // null in the foreground (where iOS itself reports DBL_MAX, R10) and whenever the app is not running.
-        try c.encode(Double?.none, forKey: AnyKey("backgroundTimeRemaining"))
-        try c.encode([String](), forKey: AnyKey("backgroundTasks"))
-        try c.encode([String](), forKey: AnyKey("taskRequests"))
-        try c.encode([String](), forKey: AnyKey("runs"))
+        // null in the foreground (where iOS itself reports DBL_MAX, R10) and whenever no code runs.
+        try c.encode(backgroundTimeRemaining, forKey: AnyKey("backgroundTimeRemaining"))
+        try c.encode(app.runtime.openTasks.map(BackgroundTaskBody.init), forKey: AnyKey("backgroundTasks"))
+        try c.encode(app.runtime.taskRequests.map(TaskRequestBody.init), forKey: AnyKey("taskRequests"))
+        try c.encode(app.runtime.openRuns.map(RunBody.init), forKey: AnyKey("runs"))
+        try c.encode(FetchIntervalBody(app.runtime.fetchInterval).interval.wireValue, forKey: AnyKey("fetchInterval"))
+        try c.encode(app.runtime.forceQuit, forKey: AnyKey("forceQuit"))
+        try c.encode(app.behavior != nil, forKey: AnyKey("scripted"))
         try c.encode(RFC3339.format(app.installedAt), forKey: AnyKey("installedAt"))
     }
 }

@@ -9,10 +9,11 @@ struct CreateDeviceRequest: Decodable {
     var clock: ClockRequest?
     var conditions: ConditionsPatch?
     var seed: UInt64?
+    var policy: [String: Double]?
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: [
-            "name", "model", "osVersion", "multitaskingSupported", "clock", "conditions", "seed",
+            "name", "model", "osVersion", "multitaskingSupported", "clock", "conditions", "seed", "policy",
         ])
         let c = try decoder.container(keyedBy: AnyKey.self)
         name = try c.decode(String.self, forKey: AnyKey("name"))
@@ -22,6 +23,7 @@ struct CreateDeviceRequest: Decodable {
         clock = try c.decodeIfPresent(ClockRequest.self, forKey: AnyKey("clock"))
         conditions = try c.decodeIfPresent(ConditionsPatch.self, forKey: AnyKey("conditions"))
         seed = try c.decodeIfPresent(UInt64.self, forKey: AnyKey("seed"))
+        policy = try c.decodeIfPresent([String: Double].self, forKey: AnyKey("policy"))
     }
 }
 
@@ -97,7 +99,9 @@ struct DeviceBody: Encodable {
     var model: String
     var osVersion: String
     var multitaskingSupported: Bool
-    var profile: ProfileBody
+    var profile: String
+    var policy: PolicyBody
+    var policyOverrides: [String: Double]
     var clock: ClockBody
     var conditions: DeviceConditions
     var seed: UInt64
@@ -110,7 +114,9 @@ struct DeviceBody: Encodable {
         model = device.model
         osVersion = device.osVersion.description
         multitaskingSupported = device.multitaskingSupported
-        profile = ProfileBody(device.profile)
+        profile = device.profile.name
+        policy = PolicyBody(device.policy)
+        policyOverrides = device.policyOverrides
         clock = ClockBody(device.clock, wallMilliseconds: wallMilliseconds)
         conditions = device.conditions
         seed = device.seed
@@ -132,40 +138,17 @@ struct ClockBody: Encodable {
     }
 }
 
-/// The profile's constants, durations in seconds.
-struct ProfileBody: Encodable {
-    var name: String
-    var backgroundTaskAllowance: Double
-    var expirationWarning: Double
-    var lifecycleCallbackAllowance: Double
-    var appRefreshRun: Double?
-    var processingRun: Double?
-    var accessoryWakeRun: Double
-    var pendingNotificationLimit: Int
-    var bgTaskSchedulerAvailable: Bool
+/// The constants in force on a device, by their `policy` names (durations in seconds); null where the era has none.
+struct PolicyBody: Encodable {
+    var profile: Profile
 
-    init(_ p: Profile) {
-        name = p.name
-        backgroundTaskAllowance = p.backgroundTaskAllowance.seconds
-        expirationWarning = p.expirationWarning.seconds
-        lifecycleCallbackAllowance = p.lifecycleCallbackAllowance.seconds
-        appRefreshRun = p.appRefreshRun?.seconds
-        processingRun = p.processingRun?.seconds
-        accessoryWakeRun = p.accessoryWakeRun.seconds
-        pendingNotificationLimit = p.pendingNotificationLimit
-        bgTaskSchedulerAvailable = p.bgTaskSchedulerAvailable
-    }
+    init(_ profile: Profile) { self.profile = profile }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode(name, forKey: AnyKey("name"))
-        try c.encode(backgroundTaskAllowance, forKey: AnyKey("backgroundTaskAllowance"))
-        try c.encode(expirationWarning, forKey: AnyKey("expirationWarning"))
-        try c.encode(lifecycleCallbackAllowance, forKey: AnyKey("lifecycleCallbackAllowance"))
-        try c.encode(appRefreshRun, forKey: AnyKey("appRefreshRun"))
-        try c.encode(processingRun, forKey: AnyKey("processingRun"))
-        try c.encode(accessoryWakeRun, forKey: AnyKey("accessoryWakeRun"))
-        try c.encode(pendingNotificationLimit, forKey: AnyKey("pendingNotificationLimit"))
-        try c.encode(bgTaskSchedulerAvailable, forKey: AnyKey("bgTaskSchedulerAvailable"))
+        for tunable in Profile.tunables {
+            try c.encode(tunable.value(in: profile), forKey: AnyKey(tunable.name))
+        }
+        try c.encode(profile.bgTaskSchedulerAvailable, forKey: AnyKey("bgTaskSchedulerAvailable"))
     }
 }

@@ -22,16 +22,9 @@ extension DeviceEngine {
         endTask(i, t, reason: "ended")
     }
 
-    /// The app's `backgroundTimeRemaining` in seconds; nil in the foreground (where iOS reports `DBL_MAX`, R10)
-    /// and when no code runs.
+    /// The app's `backgroundTimeRemaining` in seconds now (see `Device.backgroundTimeRemaining`).
     public func backgroundTimeRemaining(_ bundleId: String) -> Double? {
-        guard let i = device.appIndex(bundleId), device.apps[i].state == .background else { return nil }
-        let runtime = device.apps[i].runtime
-        var ends: [VirtualInstant] = runtime.openRuns.map(\.deadline)
-        if !runtime.openTasks.isEmpty, let end = runtime.allowanceEndsAt { ends.append(end) }
-        if let grace = runtime.lifecycleGraceEndsAt { ends.append(grace) }
-        guard let end = ends.max() else { return 0 }
-        return max(0, (end - now).seconds)
+        device.backgroundTimeRemaining(bundleId, at: now)
     }
 
     // MARK: Internals

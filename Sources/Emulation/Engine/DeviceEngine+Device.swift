@@ -1,5 +1,13 @@
 /// Changes to the device itself: its conditions, its policy and its apps.
 extension DeviceEngine {
+    /// Records the creation of the device (its first event).
+    public mutating func created() {
+        emit(.deviceCreated, data: [
+            "osVersion": .string(device.osVersion.description), "profile": .string(device.profile.name),
+            "clock": .string(device.clock.mode.rawValue), "seed": .int(Int64(bitPattern: device.seed)),
+        ])
+    }
+
     /// The user or the environment changes the device's conditions (battery, power, network, …).
     public mutating func setConditions(_ conditions: DeviceConditions) {
         let old = device.conditions
@@ -71,4 +79,9 @@ extension DeviceEngine {
         let i = try index(of: bundleId)
         device.apps[i].manifest.backgroundModes = modes
     }
+}
+
+extension DeviceEngine {
+    /// Renames the device (no event: the name is a label, not emulated state).
+    public mutating func rename(_ name: String) { device.name = name }
 }

@@ -1,0 +1,53 @@
+import Emulation
+import HTTPServer
+
+/// `…/apps/{bundleId}/background-tasks`: `beginBackgroundTask` and `endBackgroundTask` (R8–R14).
+enum BackgroundTaskRoutes {
+    static let base = "/v1/devices/{deviceId}/apps/{bundleId}/background-tasks"
+
+    static func register(on router: inout Router, _ env: APIEnvironment) {
+        router.post(base) { request, context in
+            let body = request.body.isEmpty ? nil : try JSONBody.decode(BeginTaskRequest.self, from: request)
+            let bundleId = context.parameters["bundleId"] ?? ""
+            let (device, task) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
+                engine in try engine.beginBackgroundTask(bundleId, name: body?.name)
+            }
+            guard let task else {
+                // R14: UIBackgroundTaskInvalid — nothing began.
+                return try JSONBody.response(InvalidTaskBody())
+            }
+            return try JSONBody.response(
+                BackgroundTaskBody(task: task), status: .created,
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/background-tasks/\(task.id)"])
+        }
+
+        router.get(base) { request, context in
+            let paging = try Pagination(request)
+            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
+            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let page = try paging.page(of: app.runtime.backgroundTasks)
+            return try JSONBody.response(PageBody(items: page.items.map(BackgroundTaskBody.init), nextCursor: page.nextCursor))
+        }
+
+        router.delete(base + "/{taskId}") { _, context in
+            try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+                try engine.endBackgroundTask(context.parameters["bundleId"] ?? "", taskId: context.parameters["taskId"] ?? "")
+            }
+            return HTTPResponse(status: .noContent)
+        }
+    }
+
+    /// `UIBackgroundTaskInvalid` on a device without multitasking (R14).
+    struct InvalidTaskBody: Encodable {
+        var id: String? = nil
+        var invalid = true
+        var reason = "This device does not support multitasking: beginBackgroundTask returns UIBackgroundTaskInvalid."
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: AnyKey.self)
+            try c.encode(id, forKey: AnyKey("id"))
+            try c.encode(invalid, forKey: AnyKey("invalid"))
+            try c.encode(reason, forKey: AnyKey("reason"))
+        }
+    }
+}

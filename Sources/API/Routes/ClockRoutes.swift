@@ -1,0 +1,35 @@
+import Emulation
+import HTTPServer
+
+/// `/v1/devices/{deviceId}/clock` and `/reboot`: virtual time and the device's power cycle.
+enum ClockRoutes {
+    static func register(on router: inout Router, _ env: APIEnvironment) {
+        router.get("/v1/devices/{deviceId}/clock") { _, context in
+            let device = try env.devices.device(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id)
+            return try JSONBody.response(ClockBody(device.clock, wallMilliseconds: env.wallMilliseconds))
+        }
+
+        router.post("/v1/devices/{deviceId}/clock/advance") { request, context in
+            let body = try JSONBody.decode(AdvanceRequest.self, from: request)
+            let (device, emitted) = try env.devices.perform(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
+                engine in
+                let before = engine.events.count
+                try engine.advance(to: try body.target(from: engine.now))
+                return engine.events.count - before
+            }
+            return try JSONBody.response(AdvanceBody(now: RFC3339.format(device.clock.anchor), eventsEmitted: emitted))
+        }
+
+        router.post("/v1/devices/{deviceId}/reboot") { _, context in
+            let (device, _) = try env.devices.perform(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
+                engine in engine.reboot()
+            }
+            return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
+        }
+    }
+
+    struct AdvanceBody: Encodable {
+        var now: String
+        var eventsEmitted: Int
+    }
+}

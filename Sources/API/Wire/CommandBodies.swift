@@ -1,0 +1,119 @@
+import Emulation
+
+/// `POST …/clock/advance`: exactly one of `seconds` and `to`.
+struct AdvanceRequest: Decodable {
+    var seconds: Double?
+    var to: String?
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["seconds", "to"])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        seconds = try c.decodeIfPresent(Double.self, forKey: AnyKey("seconds"))
+        to = try c.decodeIfPresent(String.self, forKey: AnyKey("to"))
+        guard (seconds == nil) != (to == nil) else {
+            throw EmulationError.invalid([FieldIssue("seconds", "give exactly one of seconds and to")])
+        }
+        if let seconds, !(seconds >= 0 && seconds.isFinite) {
+            throw EmulationError.invalid([FieldIssue("seconds", "must be a number of seconds, 0 or more")])
+        }
+    }
+
+    /// The instant to advance to from `now`.
+    func target(from now: VirtualInstant) throws -> VirtualInstant {
+        if let seconds { return now + .seconds(seconds) }
+        guard let to, let instant = RFC3339.parse(to) else {
+            throw EmulationError.invalid([FieldIssue("to", "must be an RFC 3339 date-time")])
+        }
+        return instant
+    }
+}
+
+/// `POST …/background-tasks`.
+struct BeginTaskRequest: Decodable {
+    var name: String?
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["name"])
+        name = try decoder.container(keyedBy: AnyKey.self).decodeIfPresent(String.self, forKey: AnyKey("name"))
+        if let name, name.count > 200 { throw EmulationError.invalid([FieldIssue("name", "must be at most 200 characters")]) }
+    }
+}
+
+/// `POST …/task-requests` (`BGTaskScheduler.submit`).
+struct SubmitTaskRequest: Decodable {
+    var kind: TaskRequestKind
+    var identifier: String
+    var earliestBeginDate: String?
+    var requiresNetworkConnectivity: Bool
+    var requiresExternalPower: Bool
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: [
+            "kind", "identifier", "earliestBeginDate", "requiresNetworkConnectivity", "requiresExternalPower",
+        ])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        let kindText = try c.decode(String.self, forKey: AnyKey("kind"))
+        guard let kind = TaskRequestKind(rawValue: kindText) else {
+            throw EmulationError.invalid([FieldIssue("kind", "must be appRefresh or processing")])
+        }
+        self.kind = kind
+        identifier = try c.decode(String.self, forKey: AnyKey("identifier"))
+        earliestBeginDate = try c.decodeIfPresent(String.self, forKey: AnyKey("earliestBeginDate"))
+        requiresNetworkConnectivity = try c.decodeIfPresent(Bool.self, forKey: AnyKey("requiresNetworkConnectivity")) ?? false
+        requiresExternalPower = try c.decodeIfPresent(Bool.self, forKey: AnyKey("requiresExternalPower")) ?? false
+        if kind == .appRefresh, requiresNetworkConnectivity || requiresExternalPower {
+            throw EmulationError.invalid([FieldIssue(
+                requiresExternalPower ? "requiresExternalPower" : "requiresNetworkConnectivity",
+                "only a processing request has it (BGProcessingTaskRequest)")])
+        }
+    }
+
+    func request(submittedAt now: VirtualInstant) throws -> TaskRequest {
+        var earliest: VirtualInstant?
+        if let earliestBeginDate {
+            guard let instant = RFC3339.parse(earliestBeginDate) else {
+                throw EmulationError.invalid([FieldIssue("earliestBeginDate", "must be an RFC 3339 date-time")])
+            }
+            earliest = instant
+        }
+        return TaskRequest(
+            kind: kind, identifier: identifier, earliestBeginDate: earliest,
+            requiresNetworkConnectivity: requiresNetworkConnectivity, requiresExternalPower: requiresExternalPower,
+            submittedAt: now)
+    }
+}
+
+/// `POST …/runs/{runId}/complete`: `{success}` for BGTasks or `{result}` for fetches and pushes.
+struct CompleteRunRequest: Decodable {
+    var result: RunResult
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["success", "result"])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        let success = try c.decodeIfPresent(Bool.self, forKey: AnyKey("success"))
+        let text = try c.decodeIfPresent(String.self, forKey: AnyKey("result"))
+        switch (success, text) {
+        case (let success?, nil): result = success ? .success : .failure
+        case (nil, let text?):
+            guard let parsed = RunResult(rawValue: text), [.newData, .noData, .failed].contains(parsed) else {
+                throw EmulationError.invalid([FieldIssue("result", "must be newData, noData or failed")])
+            }
+            result = parsed
+        default:
+            throw EmulationError.invalid([FieldIssue("success", "give exactly one of success and result")])
+        }
+    }
+}
+
+/// `PATCH /v1/devices/{deviceId}`: the name, and policy overrides (a null value removes one).
+struct DevicePatch: Decodable {
+    var name: String?
+    var policy: [String: Double?]?
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["name", "policy"])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        name = try c.decodeIfPresent(String.self, forKey: AnyKey("name"))
+        policy = try c.decodeIfPresent([String: Double?].self, forKey: AnyKey("policy"))
+    }
+}

@@ -1,0 +1,111 @@
+import Emulation
+
+/// A background task as answered.
+struct BackgroundTaskBody: Encodable {
+    var task: BackgroundTask
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(task.id, forKey: AnyKey("id"))
+        try c.encode(task.name, forKey: AnyKey("name"))
+        try c.encode(RFC3339.format(task.beganAt), forKey: AnyKey("beganAt"))
+        try c.encode(task.state.rawValue, forKey: AnyKey("state"))
+        try c.encode(task.endedAt.map(RFC3339.format), forKey: AnyKey("endedAt"))
+    }
+}
+
+/// A pending task request as answered.
+struct TaskRequestBody: Encodable {
+    var request: TaskRequest
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(request.kind.rawValue, forKey: AnyKey("kind"))
+        try c.encode(request.identifier, forKey: AnyKey("identifier"))
+        try c.encode(request.earliestBeginDate.map(RFC3339.format), forKey: AnyKey("earliestBeginDate"))
+        try c.encode(request.requiresNetworkConnectivity, forKey: AnyKey("requiresNetworkConnectivity"))
+        try c.encode(request.requiresExternalPower, forKey: AnyKey("requiresExternalPower"))
+        try c.encode(RFC3339.format(request.submittedAt), forKey: AnyKey("submittedAt"))
+    }
+}
+
+/// A run as answered.
+struct RunBody: Encodable {
+    var run: Run
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(run.id, forKey: AnyKey("id"))
+        try c.encode(run.kind.rawValue, forKey: AnyKey("kind"))
+        try c.encode(run.reason, forKey: AnyKey("reason"))
+        try c.encode(run.identifier, forKey: AnyKey("identifier"))
+        try c.encode(RFC3339.format(run.startedAt), forKey: AnyKey("startedAt"))
+        try c.encode(RFC3339.format(run.deadline), forKey: AnyKey("deadline"))
+        try c.encode(run.state.rawValue, forKey: AnyKey("state"))
+        try c.encode(run.result?.rawValue, forKey: AnyKey("result"))
+        try c.encode(run.endedAt.map(RFC3339.format), forKey: AnyKey("endedAt"))
+        try c.encode(run.launchedApp, forKey: AnyKey("launchedApp"))
+    }
+}
+
+/// Why a request would or would not run.
+struct EligibilityBody: Encodable {
+    var eligibility: Eligibility
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(eligibility.identifier, forKey: AnyKey("identifier"))
+        try c.encode(eligibility.kind.rawValue, forKey: AnyKey("kind"))
+        try c.encode(eligibility.eligible, forKey: AnyKey("eligible"))
+        try c.encode(eligibility.nextOpportunityAt.map(RFC3339.format), forKey: AnyKey("nextOpportunityAt"))
+        try c.encode(eligibility.predictedLaunchAt.map(RFC3339.format), forKey: AnyKey("predictedLaunchAt"))
+        try c.encode(eligibility.conditions.map(ConditionBody.init), forKey: AnyKey("conditions"))
+    }
+
+    struct ConditionBody: Encodable {
+        var name: String
+        var rule: String
+        var met: Bool
+        var detail: String
+        init(_ condition: EligibilityCondition) {
+            name = condition.name
+            rule = condition.rule
+            met = condition.met
+            detail = condition.detail
+        }
+    }
+}
+
+/// `{interval}` of `PUT …/fetch-interval`: seconds, `"minimum"` or `"never"`.
+struct FetchIntervalBody: Codable {
+    var interval: FetchInterval
+
+    init(_ interval: FetchInterval) { self.interval = interval }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["interval"])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        if let word = try? c.decode(String.self, forKey: AnyKey("interval")) {
+            switch word {
+            case "minimum": interval = .minimum
+            case "never": interval = .never
+            default: throw EmulationError.invalid([FieldIssue("interval", "must be seconds, \"minimum\" or \"never\"")])
+            }
+        } else {
+            let seconds = try c.decode(Double.self, forKey: AnyKey("interval"))
+            guard seconds >= 0, seconds <= 7 * 86_400, seconds.isFinite else {
+                throw EmulationError.invalid([FieldIssue("interval", "must be from 0 to 604800 seconds")])
+            }
+            interval = .seconds(.seconds(seconds))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        switch interval {
+        case .never: try c.encode("never", forKey: AnyKey("interval"))
+        case .minimum: try c.encode("minimum", forKey: AnyKey("interval"))
+        case .seconds(let s): try c.encode(s.seconds, forKey: AnyKey("interval"))
+        }
+    }
+}
