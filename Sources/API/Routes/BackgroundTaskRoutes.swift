@@ -29,6 +29,16 @@ enum BackgroundTaskRoutes {
             return try JSONBody.response(PageBody(items: page.items.map(BackgroundTaskBody.init), nextCursor: page.nextCursor))
         }
 
+        router.get(base + "/{taskId}") { _, context in
+            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
+            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let taskId = context.parameters["taskId"] ?? ""
+            guard let task = app.runtime.backgroundTasks.first(where: { $0.id == taskId }) else {
+                throw EmulationError.notFound(kind: "background task", id: taskId)
+            }
+            return try JSONBody.response(BackgroundTaskBody(task: task))
+        }
+
         router.delete(base + "/{taskId}") { _, context in
             try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
                 try engine.endBackgroundTask(context.parameters["bundleId"] ?? "", taskId: context.parameters["taskId"] ?? "")

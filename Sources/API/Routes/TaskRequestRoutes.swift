@@ -33,6 +33,16 @@ enum TaskRequestRoutes {
             return HTTPResponse(status: .noContent)
         }
 
+        router.get(base + "/{identifier}") { _, context in
+            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
+            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let identifier = context.parameters["identifier"] ?? ""
+            guard let request = app.runtime.taskRequests.first(where: { $0.identifier == identifier }) else {
+                throw EmulationError.notFound(kind: "task request", id: identifier)
+            }
+            return try JSONBody.response(TaskRequestBody(request: request))
+        }
+
         router.delete(base + "/{identifier}") { _, context in
             try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
                 try engine.cancelTaskRequest(context.parameters["bundleId"] ?? "", identifier: context.parameters["identifier"] ?? "")
@@ -51,10 +61,12 @@ enum TaskRequestRoutes {
 
         router.post(base + "/{identifier}/simulate-launch") { _, context in
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (_, run) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (device, run) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
                 try engine.simulateLaunch(bundleId, identifier: context.parameters["identifier"] ?? "")
             }
-            return try JSONBody.response(RunBody(run: run), status: .created)
+            return try JSONBody.response(
+                RunBody(run: run), status: .created,
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/runs/\(run.id)"])
         }
 
         router.post(base + "/{identifier}/simulate-expiration") { _, context in

@@ -18,8 +18,11 @@ struct BehaviorBody: Decodable {
     }
 }
 
-/// Seconds, or `"never"`.
+/// Seconds, or `"never"` (nil); null is refused, so that "absent" and "never" stay apart.
 func decodeSecondsOrNever(_ c: KeyedDecodingContainer<AnyKey>, _ key: String) throws -> VirtualDuration? {
+    if c.contains(AnyKey(key)), try c.decodeNil(forKey: AnyKey(key)) {
+        throw EmulationError.invalid([FieldIssue(key, "must be seconds or \"never\", not null")])
+    }
     if (try? c.decode(String.self, forKey: AnyKey(key))) == "never" { return nil }
     guard let seconds = try c.decodeIfPresent(Double.self, forKey: AnyKey(key)) else { return nil }
     guard seconds >= 0, seconds <= 86_400, seconds.isFinite else {
@@ -43,6 +46,9 @@ struct RunBehaviorBody: Decodable {
         completeAfter = try decodeSecondsOrNever(c, "completeAfter")
         result = try c.decodeIfPresent(String.self, forKey: AnyKey("result"))
         resubmit = try c.decodeIfPresent(Bool.self, forKey: AnyKey("resubmit")) ?? false
+        if (try? c.decode(String.self, forKey: AnyKey("resubmitAfter"))) == "never" {
+            throw EmulationError.invalid([FieldIssue("resubmitAfter", "must be seconds; leave resubmit false not to resubmit")])
+        }
         resubmitAfter = try decodeSecondsOrNever(c, "resubmitAfter")
     }
 

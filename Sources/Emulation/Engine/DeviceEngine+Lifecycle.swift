@@ -180,7 +180,8 @@ extension DeviceEngine {
             device.apps[i].runtime.runs[r].result = device.apps[i].runtime.runs[r].result ?? .failure
             device.apps[i].runtime.runs[r].endedAt = now
             emit(.runExpired, bundleId: bundleId, data: [
-                "runId": .string(device.apps[i].runtime.runs[r].id), "reason": .string(reason),
+                "runId": .string(device.apps[i].runtime.runs[r].id), "kind": .string(device.apps[i].runtime.runs[r].kind.rawValue),
+                "reason": .string(reason), "result": "failure",
             ])
         }
         cancelTimers { kind in kind.bundleId == bundleId && kind != .predictedUsage(bundleId: bundleId) }

@@ -97,7 +97,8 @@ extension DeviceEngine {
             let interval = app.runtime.fetchInterval
             let spacing: VirtualDuration = if case .seconds(let s) = interval { s } else { .seconds(0) }
             let due = app.runtime.lastFetchAt.map { $0 + spacing <= now } ?? true
-            list.append(.init("fetchMode", "R28", app.manifest.declares(.fetch), "the fetch background mode"))
+            list.append(.init("fetchMode", "R28", app.manifest.declares(.fetch) && policy.appRefreshRun != nil,
+                              policy.appRefreshRun == nil ? "background fetch exists from iOS 7" : "the fetch background mode"))
             list.append(.init("fetchInterval", "R28", interval != .never && due, "minimum background fetch interval"))
         }
         list.append(.init("notInForeground", "R3", !(app.state == .active || app.state == .inactive),
@@ -122,7 +123,7 @@ extension DeviceEngine {
         let last = app.runtime.lastDiscretionaryLaunchAt
         list.append(.init("rateLimit", "R25", last.map { $0 + spacing <= now } ?? true,
                           last.map { "last discretionary launch at \($0)" } ?? "no launch yet"))
-        list.append(.init("noOpenRun", "R21", app.runtime.openRuns.isEmpty, "one run at a time"))
+        list.append(.init("noOpenRun", "R25", app.runtime.openRuns.isEmpty, "one discretionary run at a time per app"))
         return list
     }
 

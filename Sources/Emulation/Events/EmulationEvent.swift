@@ -49,5 +49,4 @@ public struct EventType: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let runCompleted = EventType("run.completed")
     public static let runExpired = EventType("run.expired")
     public static let fetchIntervalChanged = EventType("fetch.intervalChanged")
-    public static let systemOpportunity = EventType("system.opportunity")
 }
