@@ -3,7 +3,9 @@ import Emulation
 import Foundation
 
 /// ``DeviceStore`` on a ``Database``: table `devices`, one row per device whose `document` is the JSON of
-/// `Emulation.Device` (apps included), with sorted keys and dates as RFC 3339 text with milliseconds.
+/// `Emulation.Device` (apps included), with sorted keys and dates as RFC 3339 text with milliseconds, and
+/// `clock_mode` a copy of the document's clock mode. Events go to the `events` table in the transaction that
+/// writes the device (see ``SQLiteEventStore`` for reading them).
 public struct SQLiteDeviceStore: DeviceStore {
     public let database: Database
 
@@ -12,12 +14,18 @@ public struct SQLiteDeviceStore: DeviceStore {
     }
 
     public func insert(_ device: Device) throws {
+        _ = try insert(device, appending: [], recordedAt: Date())
+    }
+
+    public func insert(_ device: Device, appending events: [EmulationEvent], recordedAt: Date) throws -> [RecordedEvent] {
         let document = try Self.encode(device)
-        try StoreFailure.mapping {
+        let data = try EventRows.encodeData(events)
+        return try StoreFailure.mapping {
             try database.write { db in
                 try db.execute(
-                    "INSERT INTO devices (id, tenant_id, created_at, document) VALUES (?, ?, ?, ?)",
-                    [device.id, device.tenantId, StorageDate.text(device.createdAt), document])
+                    "INSERT INTO devices (id, tenant_id, created_at, clock_mode, document) VALUES (?, ?, ?, ?, ?)",
+                    [device.id, device.tenantId, StorageDate.text(device.createdAt), device.clock.mode.rawValue, document])
+                return try EventRows.append(events, data: data, of: device, recordedAt: recordedAt, db)
             }
         }
     }
@@ -47,14 +55,33 @@ public struct SQLiteDeviceStore: DeviceStore {
     }
 
     public func update(_ device: Device) throws -> Bool {
+        try update(device, appending: [], recordedAt: Date()) != nil
+    }
+
+    public func update(_ device: Device, appending events: [EmulationEvent], recordedAt: Date) throws -> [RecordedEvent]? {
         let document = try Self.encode(device)
+        let data = try EventRows.encodeData(events)
         return try StoreFailure.mapping {
-            try database.write { db in
+            try database.write { db -> [RecordedEvent]? in
                 try db.execute(
-                    "UPDATE devices SET document = ? WHERE id = ? AND tenant_id = ?", [document, device.id, device.tenantId])
-                return db.changes > 0
+                    "UPDATE devices SET document = ?, clock_mode = ? WHERE id = ? AND tenant_id = ?",
+                    [document, device.clock.mode.rawValue, device.id, device.tenantId])
+                guard db.changes > 0 else { return nil }  // gone: nothing written, so nothing to roll back
+                return try EventRows.append(events, data: data, of: device, recordedAt: recordedAt, db)
             }
         }
+    }
+
+    public func realtimeDevices() throws -> [Device] {
+        // `clock_mode` mirrors the document's clock (migration 003), with a partial index on the realtime rows.
+        let documents = try StoreFailure.mapping {
+            try database.read { db in
+                try db.query("SELECT document FROM devices WHERE clock_mode = 'realtime' ORDER BY seq") {
+                    try $0.get(0, as: [UInt8].self)
+                }
+            }
+        }
+        return try documents.map(Self.decode)
     }
 
     public func delete(id: String, tenantId: String) throws -> Bool {

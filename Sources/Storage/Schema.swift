@@ -47,6 +47,32 @@ extension DatabaseMigrator {
                 CREATE INDEX devices_by_tenant ON devices(tenant_id, seq);
                 """)
         }
+        migrator.registerMigration("003_events") { db in
+            // The event log: `id` is the SSE id, strictly increasing service-wide and never reused (AUTOINCREMENT).
+            // No reference to devices: a device's events outlive it; a tenant's go with it. `at` is the virtual
+            // instant in milliseconds; `data` is JSON with sorted keys (see `EventJSON`).
+            // `devices.clock_mode` mirrors the document's `clock.mode`, so that the realtime devices are found
+            // without decoding every document; existing rows are filled from their documents.
+            try db.execute(
+                """
+                CREATE TABLE events (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                    device_id TEXT NOT NULL,
+                    bundle_id TEXT,
+                    type TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    recorded_at TEXT NOT NULL,
+                    data TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX events_by_tenant ON events(tenant_id, id);
+                CREATE INDEX events_by_device ON events(device_id, id);
+                ALTER TABLE devices ADD COLUMN clock_mode TEXT NOT NULL DEFAULT 'manual';
+                UPDATE devices SET clock_mode = json_extract(CAST(document AS TEXT), '$.clock.mode')
+                    WHERE json_extract(CAST(document AS TEXT), '$.clock.mode') IS NOT NULL;
+                CREATE INDEX devices_realtime ON devices(seq) WHERE clock_mode = 'realtime';
+                """)
+        }
         return migrator
     }()
 }

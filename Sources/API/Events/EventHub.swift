@@ -1,0 +1,193 @@
+import Dispatch
+import Emulation
+import Foundation
+import HTTPServer
+import Logging
+import Synchronization
+
+/// Fans committed events out to the open event streams (Server-Sent Events, WHATWG HTML §9.2), each stream
+/// seeing only its tenant's events that pass its filter, in id order, with nothing lost or repeated across a
+/// reconnection.
+///
+/// - **Publishing** (``publish(_:)``, right after the commit that recorded the events) costs one pass over the
+///   streams of the events' tenants: a filter check and, for a match, a non-blocking write of bytes encoded once.
+///   Events published out of order by concurrent requests are put back in order first (`EventSequencer`).
+/// - **A stream** (``stream(tenantId:filter:lastEventId:)``) starts with `retry:`, then, when the client resumes
+///   after a `Last-Event-ID`, replays the stored events after it (on a small pool of replay workers, never on the
+///   server's event loop) before going live; without one it gets live events only.
+/// - **A slow client** never holds anyone up: writes go to the stream's bounded buffer; when it is full the
+///   server closes the stream and the hub forgets it (the client reconnects with `Last-Event-ID`).
+/// - **Heartbeats** (``start()``): a comment on every stream each `heartbeatInterval`, so proxies keep idle streams
+///   open. ``stop()`` finishes every stream, for a graceful shutdown.
+///
+/// There is no thread per stream: a stream is an object in a dictionary of its tenant.
+public final class EventHub: Sendable {
+    /// The event log the streams replay from.
+    public let store: any EventStore
+    let heartbeatInterval: Duration
+    let retryMilliseconds: Int
+    /// How long a missing event id holds back the ones after it (see `EventSequencer`).
+    let gapTimeout: Duration
+    let logger: Logger
+    /// Serial queues the replays run on, spread by stream: replays read the database and must not run on the
+    /// server's event loops, nor all at once.
+    let replayQueues: [DispatchQueue]
+    /// Events per page of a replay.
+    static let replayPageSize = 500
+
+    struct HubState {
+        var sequencer: EventSequencer
+        /// Released events not yet delivered, in id order.
+        var outbox: [RecordedEvent] = []
+        /// Whether a thread is delivering the outbox (one at a time, so that streams get events in order).
+        var delivering = false
+        /// Open streams by tenant, then by subscriber id.
+        var subscribers: [String: [UInt64: EventSubscriber]] = [:]
+        var subscriberCount = 0
+        var nextSubscriberId: UInt64 = 1
+        var stopped = false
+        /// Signalled to end the heartbeat thread; nil when it is not running.
+        var heartbeatStop: DispatchSemaphore?
+        /// Whether a check of a stalled gap is scheduled.
+        var gapCheckScheduled = false
+    }
+
+    /// Everything shared: the sequencer, the outbox and the streams.
+    let state: Mutex<HubState>
+
+    /// - Parameters:
+    ///   - store: where the events are, for replays; its latest id is read now, as the point live events follow.
+    ///   - heartbeatInterval: how often ``start()``'s thread writes a comment to every stream.
+    ///   - retryMilliseconds: the reconnection time sent first on every stream (`retry:`, WHATWG HTML §9.2.6).
+    ///   - gapTimeout: how long a published event waits for a smaller id not published yet.
+    public init(
+        store: any EventStore, heartbeatInterval: Duration = .seconds(15), retryMilliseconds: Int = 2000,
+        gapTimeout: Duration = .seconds(1), replayWorkers: Int = 2, logger: Logger
+    ) {
+        self.store = store
+        self.heartbeatInterval = heartbeatInterval
+        self.retryMilliseconds = retryMilliseconds
+        self.gapTimeout = gapTimeout
+        self.logger = logger
+        replayQueues = (0..<max(1, replayWorkers)).map { DispatchQueue(label: "bgemu.events.replay.\($0)") }
+        var latest: Int64?
+        do {
+            latest = try store.latestEventId()
+        } catch {
+            logger.warning("Event hub: the log's latest id could not be read (\(error)); following the first publish")
+        }
+        state = Mutex(HubState(sequencer: EventSequencer(watermark: latest)))
+    }
+
+    /// How many streams are open.
+    public var subscriberCount: Int { state.withLock { $0.subscriberCount } }
+
+    // MARK: Publishing
+
+    /// Delivers events that were just committed (any tenants, any order) to the open streams.
+    ///
+    /// Call it after **every** commit that recorded events, with what the store answered, before answering the
+    /// request; it never blocks on a client. An id that is never published holds back later events for
+    /// `gapTimeout`, then is skipped on live streams (it stays in the store).
+    public func publish(_ events: [RecordedEvent]) {
+        guard !events.isEmpty else { return }
+        let (outcome, scheduleCheck) = state.withLock { state in
+            let outcome = state.sequencer.accept(events, now: .now)
+            state.outbox += outcome.released
+            let schedule = state.sequencer.isBlocked && !state.gapCheckScheduled
+            if schedule { state.gapCheckScheduled = true }
+            return (outcome, schedule)
+        }
+        if !outcome.late.isEmpty {
+            logger.warning("Event hub: events published twice or too late for live streams: \(outcome.late)")
+        }
+        if scheduleCheck { scheduleGapCheck(after: gapTimeout) }
+        deliverOutbox()
+    }
+
+    /// Delivers the outbox unless another thread is at it (which then delivers what was just added too).
+    func deliverOutbox() {
+        let mine = state.withLock { state in
+            if state.delivering { return false }
+            state.delivering = true
+            return true
+        }
+        guard mine else { return }
+        let encoder = EventBody.makeEncoder()
+        while true {
+            let work = state.withLock { state -> (batch: [RecordedEvent], streams: [String: [UInt64: EventSubscriber]])? in
+                guard !state.outbox.isEmpty else {
+                    state.delivering = false
+                    return nil
+                }
+                defer { state.outbox = [] }
+                return (state.outbox, state.subscribers)  // a copy-on-write snapshot: O(1)
+            }
+            guard let work else { return }
+            for event in work.batch {
+                guard let streams = work.streams[event.tenantId], !streams.isEmpty else { continue }
+                var encoded: EncodedEvent?
+                for subscriber in streams.values where subscriber.filter.matches(event) {
+                    if encoded == nil { encoded = encode(event, encoder) }
+                    guard let encoded else { break }
+                    if !subscriber.offer(encoded) { unregister(subscriber) }
+                }
+            }
+        }
+    }
+
+    /// The stream bytes of an event; nil (logged) when its data cannot be written as JSON.
+    func encode(_ event: RecordedEvent, _ encoder: JSONEncoder) -> EncodedEvent? {
+        do {
+            return EncodedEvent(recorded: event, bytes: try EventBody.streamBytes(event, encoder: encoder))
+        } catch {
+            logger.error("Event hub: event \(event.id) cannot be encoded, not streamed: \(error)")
+            return nil
+        }
+    }
+
+    // MARK: Streams
+
+    /// A `text/event-stream` response of the tenant's events that pass `filter`: after `lastEventId` (replayed
+    /// from the store, then live) when the client resumes, or live events only when it is nil.
+    public func stream(tenantId: String, filter: EventFilter, lastEventId: Int64?) -> HTTPResponse {
+        HTTPResponse.eventStream(headers: ["Cache-Control": "no-store", "X-Accel-Buffering": "no"]) { writer in
+            self.attach(writer, tenantId: tenantId, filter: filter, lastEventId: lastEventId)
+        }
+    }
+
+    /// Starts a stream on `writer` (called on the server's event loop once the head is sent: nothing slow here).
+    func attach(_ writer: any HTTPStreamWriter, tenantId: String, filter: EventFilter, lastEventId: Int64?) {
+        // A block with only `retry:` sets the reconnection time and dispatches nothing (§9.2.6: the data buffer is
+        // empty). ServerSentEvent always writes a `data:` line, which would dispatch an empty message.
+        guard writer.write(Array("retry: \(max(0, retryMilliseconds))\n\n".utf8)) else { return }
+        let subscriber = state.withLock { state -> EventSubscriber? in
+            guard !state.stopped else { return nil }
+            let subscriber = EventSubscriber(
+                id: state.nextSubscriberId, tenantId: tenantId, filter: filter, writer: writer,
+                resumingAfter: lastEventId, liveAfter: state.sequencer.watermark ?? 0)
+            state.nextSubscriberId += 1
+            state.subscribers[tenantId, default: [:]][subscriber.id] = subscriber
+            state.subscriberCount += 1
+            return subscriber
+        }
+        guard let subscriber else {
+            writer.finish()  // shutting down
+            return
+        }
+        writer.onClose { self.unregister(subscriber) }
+        if lastEventId != nil {
+            replayQueues[Int(subscriber.id % UInt64(replayQueues.count))].async { self.replay(subscriber) }
+        }
+    }
+
+    /// Forgets a stream (idempotent). It takes only the hub's lock, never the subscriber's: it runs as the writer's
+    /// close handler, which a refused write may call while the subscriber's lock is held.
+    func unregister(_ subscriber: EventSubscriber) {
+        state.withLock { state in
+            guard state.subscribers[subscriber.tenantId]?.removeValue(forKey: subscriber.id) != nil else { return }
+            state.subscriberCount -= 1
+            if state.subscribers[subscriber.tenantId]?.isEmpty == true { state.subscribers[subscriber.tenantId] = nil }
+        }
+    }
+}

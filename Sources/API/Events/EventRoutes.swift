@@ -1,0 +1,40 @@
+import Emulation
+import HTTPServer
+
+/// `GET /v1/events` and `GET /v1/devices/{deviceId}/events`: the caller's tenant's events, as a live stream
+/// (`Accept: text/event-stream`) or as JSON pages.
+enum EventRoutes {
+    /// - Parameter deviceExists: whether the tenant (first argument) has the device (second); the device's own
+    ///   route answers `404` otherwise, even though the events of a deleted device stay in the log.
+    static func register(
+        on router: inout Router, hub: EventHub, store: any EventStore,
+        deviceExists: @escaping @Sendable (_ tenantId: String, _ deviceId: String) throws -> Bool
+    ) {
+        router.get("/v1/events") { request, context in
+            try respond(to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store)
+        }
+
+        router.get("/v1/devices/{deviceId}/events") { request, context in
+            let tenantId = try context.tenant().id
+            let deviceId = context.parameters["deviceId"] ?? ""
+            guard try deviceExists(tenantId, deviceId) else { throw Problems.notFound("device", deviceId) }
+            return try respond(to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store)
+        }
+    }
+
+    private static func respond(
+        to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore
+    ) throws -> HTTPResponse {
+        let query = try EventQuery(request, pathDeviceId: deviceId)
+        if AcceptNegotiation.prefersEventStream(request) {
+            return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: try EventQuery.lastEventId(request))
+        }
+        // A page, oldest first; one more event is read to know whether there is a next page.
+        let paging = try Pagination(request)
+        let afterId = try EventQuery.afterId(request, cursor: paging.cursor)
+        let events = try store.events(tenantId: tenantId, filter: query.filter, afterId: afterId, limit: paging.limit + 1)
+        let items = events.prefix(paging.limit)
+        let next = events.count > paging.limit ? items.last.map { String($0.id) } : nil
+        return try JSONBody.response(PageBody(items: items.map(EventBody.init), nextCursor: next))
+    }
+}

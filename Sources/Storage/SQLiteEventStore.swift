@@ -1,0 +1,51 @@
+// Reading the event log.
+import Emulation
+import Foundation
+
+/// ``EventStore`` on a ``Database``: reads the `events` table that ``SQLiteDeviceStore`` appends to.
+///
+/// Every read names its tenant; a filter narrows it by device (index `events_by_device`), app and type prefix.
+/// The prefix is compared in SQL with `substr(type, 1, length(prefix)) = prefix`, so `%`, `_` and `*` in it are
+/// plain characters (no `LIKE` or `GLOB` pattern). SQLite counts characters as Unicode scalars where Swift's
+/// `hasPrefix` (in `EventFilter.matches`) compares grapheme clusters; the two agree on the dotted ASCII types.
+public struct SQLiteEventStore: EventStore {
+    public let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func events(tenantId: String, filter: EventFilter, afterId: Int64, limit: Int) throws -> [RecordedEvent] {
+        // At most eight distinct SQL texts, each cached by the connection.
+        var sql = "SELECT \(EventRows.columns) FROM events WHERE tenant_id = ?"
+        var arguments: SQLiteArguments = [tenantId]
+        if let deviceId = filter.deviceId {
+            sql += " AND device_id = ?"
+            arguments.append(deviceId)
+        }
+        if let bundleId = filter.bundleId {
+            sql += " AND bundle_id = ?"
+            arguments.append(bundleId)
+        }
+        if let prefix = filter.typePrefix, !prefix.isEmpty {
+            sql += " AND substr(type, 1, length(?)) = ?"
+            arguments += [prefix, prefix]
+        }
+        sql += " AND id > ? ORDER BY id LIMIT ?"
+        arguments += [afterId, PageCursor.pageSize(limit)]
+        let rows = try StoreFailure.mapping {
+            try database.read { db in try db.query(sql, arguments, EventRows.raw) }
+        }
+        // Parsed outside the read, so the reader goes back to the pool sooner.
+        return try rows.map(EventRows.decode)
+    }
+
+    /// The greatest id `AUTOINCREMENT` has handed out, even if that event is gone since (its tenant deleted).
+    public func latestEventId() throws -> Int64 {
+        try StoreFailure.mapping {
+            try database.read { db in
+                try db.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'events'", as: Int64.self) ?? 0
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Emulation
+import Foundation
+import HTTPServer
+import Testing
+@testable import API
+
+@Suite struct EventRoutesTests {
+    let api: EventTestHarness
+    let tenant: (id: String, key: String)
+    let phone: String
+    let pad: String
+
+    /// A tenant with two devices and seven events: five on the phone, two on the pad.
+    init() throws {
+        api = try EventTestHarness()
+        tenant = try api.makeTenant("acme")
+        phone = try api.makeDevice(key: tenant.key, name: "phone")
+        pad = try api.makeDevice(key: tenant.key, name: "pad")
+        try api.record(
+            [
+                testEvent("device.created", data: ["name": "phone", "nested": ["list": [1, 2.5, .null]]]),
+                testEvent("app.installed", bundleId: "com.mail"),
+                testEvent("run.started", bundleId: "com.mail", data: ["taskId": "t1"]),
+                testEvent("run.completed", bundleId: "com.mail"),
+                testEvent("run_other", bundleId: "com.game"),
+            ], deviceId: phone, tenantId: tenant.id)
+        try api.record([testEvent("device.created"), testEvent("run.started", bundleId: "com.mail")], deviceId: pad, tenantId: tenant.id)
+    }
+
+    private func ids(_ response: TestResponse) -> [Int] { response.items.compactMap { $0["id"] as? Int } }
+
+    @Test func pagesGoOldestFirstWithTheLastIdAsCursor() {
+        let first = api.send(.get, "/v1/events?limit=3", key: tenant.key)
+        #expect(first.status == 200)
+        #expect(first.headers["Content-Type"] == "application/json")
+        #expect(ids(first) == [1, 2, 3])
+        #expect(first.json["nextCursor"] as? String == "3")
+        let second = api.send(.get, "/v1/events?limit=3&cursor=3", key: tenant.key)
+        #expect(ids(second) == [4, 5, 6])
+        let last = api.send(.get, "/v1/events?limit=3&cursor=6", key: tenant.key)
+        #expect(ids(last) == [7])
+        #expect(last.json["nextCursor"] is NSNull)
+        #expect(ids(api.send(.get, "/v1/events?after=5", key: tenant.key)) == [6, 7])
+        #expect(ids(api.send(.get, "/v1/events?after=7", key: tenant.key)).isEmpty)
+        #expect(ids(api.send(.get, "/v1/events", key: tenant.key)) == Array(1...7))
+    }
+
+    @Test func anEventOnTheWireHasItsFields() throws {
+        let page = api.send(.get, "/v1/events?limit=3", key: tenant.key)
+        let created = try #require(page.items.first)
+        #expect(Set(created.keys) == ["id", "type", "deviceId", "bundleId", "at", "recordedAt", "data"])
+        #expect(created["type"] as? String == "device.created")
+        #expect(created["deviceId"] as? String == phone)
+        #expect(created["bundleId"] is NSNull)
+        #expect(created["at"] as? String == "2026-01-01T00:00:00.000Z")
+        let recordedAt = try #require(created["recordedAt"] as? String)
+        #expect(RFC3339.parse(recordedAt) != nil && recordedAt.hasSuffix("Z"))
+        let data = try #require(created["data"] as? [String: Any])
+        #expect(data["name"] as? String == "phone")
+        #expect((data["nested"] as? [String: Any])?["list"] as? [Any] != nil)
+        #expect(page.items[1]["bundleId"] as? String == "com.mail")
+        // Keys are sorted, as in every answer.
+        #expect(page.text.hasPrefix(#"{"items":[{"at":"#))
+    }
+
+    @Test func filtersNarrowTheList() {
+        #expect(ids(api.send(.get, "/v1/events?deviceId=\(pad)", key: tenant.key)) == [6, 7])
+        #expect(ids(api.send(.get, "/v1/events?bundleId=com.mail", key: tenant.key)) == [2, 3, 4, 7])
+        #expect(ids(api.send(.get, "/v1/events?type=run.", key: tenant.key)) == [3, 4, 7])
+        #expect(ids(api.send(.get, "/v1/events?type=run_", key: tenant.key)) == [5])  // `_` is no wildcard
+        #expect(ids(api.send(.get, "/v1/events?type=run.&deviceId=\(phone)&bundleId=com.mail", key: tenant.key)) == [3, 4])
+        #expect(ids(api.send(.get, "/v1/events?type=&bundleId=", key: tenant.key)).count == 7)
+    }
+
+    @Test func aDevicesOwnRouteIsScopedAndKnowsItsDevices() throws {
+        #expect(ids(api.send(.get, "/v1/devices/\(pad)/events", key: tenant.key)) == [6, 7])
+        #expect(ids(api.send(.get, "/v1/devices/\(phone)/events?type=run.&limit=1", key: tenant.key)) == [3])
+        let unknown = api.send(.get, "/v1/devices/dev_nope/events", key: tenant.key)
+        #expect(unknown.status == 404 && unknown.problemCode == "notFound")
+        let other = try api.makeTenant("other")
+        let foreign = api.send(.get, "/v1/devices/\(phone)/events", key: other.key)
+        #expect(foreign.status == 404)
+        let foreignStream = api.openStream("/v1/devices/\(phone)/events", key: other.key)
+        #expect(foreignStream.response.status == .notFound)
+        let contradiction = api.send(.get, "/v1/devices/\(pad)/events?deviceId=\(phone)", key: tenant.key)
+        #expect(contradiction.status == 422 && contradiction.errorFields == ["deviceId"])
+        // A deleted device's route is gone; its events stay in the tenant's log.
+        #expect(api.send(.delete, "/v1/devices/\(pad)", key: tenant.key).status == 204)
+        #expect(api.send(.get, "/v1/devices/\(pad)/events", key: tenant.key).status == 404)
+        #expect(ids(api.send(.get, "/v1/events?deviceId=\(pad)", key: tenant.key)) == [6, 7])
+    }
+
+    @Test func tenantsSeeOnlyTheirOwnEvents() throws {
+        let other = try api.makeTenant("other")
+        let device = try api.makeDevice(key: other.key)
+        try api.record([testEvent("device.created")], deviceId: device, tenantId: other.id)
+        #expect(ids(api.send(.get, "/v1/events", key: other.key)) == [8])
+        #expect(ids(api.send(.get, "/v1/events?deviceId=\(phone)", key: other.key)).isEmpty)
+        #expect(ids(api.send(.get, "/v1/events?after=7", key: tenant.key)).isEmpty)
+    }
+
+    @Test(arguments: [
+        ("limit=0", "limit"), ("limit=501", "limit"), ("after=x", "after"), ("after=-1", "after"), ("cursor=1.5", "cursor"),
+        ("after=1&cursor=2", "after"), ("after=99999999999999999999", "after"),
+    ])
+    func invalidPagingIs422NamingTheParameter(_ query: String, _ field: String) {
+        let response = api.send(.get, "/v1/events?\(query)", key: tenant.key)
+        #expect(response.status == 422)
+        #expect(response.errorFields == [field])
+    }
+
+    @Test func eventsNeedAKeyButStreamsMayPassItInTheQuery() {
+        #expect(api.send(.get, "/v1/events").status == 401)
+        let query = api.openStream("/v1/events?access_token=\(tenant.key)&lastEventId=5", key: nil)
+        #expect(query.response.status == .ok)
+        #expect(query.writer.wait { $0.eventIds == [6, 7] })
+        #expect(api.send(.get, "/v1/events?access_token=\(tenant.key)").status == 200)
+        #expect(api.send(.get, "/v1/events?access_token=wrong").status == 401)
+    }
+
+    @Test func acceptingAnEventStreamOpensOneThatResumesAfterLastEventId() throws {
+        let (response, writer) = api.openStream("/v1/events?type=run.", key: tenant.key, headers: ["Last-Event-ID": "3"])
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "text/event-stream")
+        #expect(response.headers["Cache-Control"] == "no-store")
+        #expect(response.headers["X-Accel-Buffering"] == "no")
+        #expect(writer.wait { $0.eventIds == [4, 7] })
+        #expect(writer.text.hasPrefix("retry: 2000\n\n"))
+        let stream = writer.parsed
+        #expect(stream.events.map(\.type) == ["run.completed", "run.started"])
+        #expect(stream.bodies.map { $0["deviceId"] as? String } == [phone, pad])
+
+        try api.record([testEvent("run.expired"), testEvent("app.stateChanged")], deviceId: pad, tenantId: tenant.id)
+        #expect(writer.wait { $0.eventIds == [4, 7, 8] })
+        // The same body as the JSON list.
+        let listed = try #require(api.send(.get, "/v1/events?after=7", key: tenant.key).items.first)
+        let streamed = try #require(writer.parsed.bodies.last)
+        #expect(NSDictionary(dictionary: listed).isEqual(to: streamed))
+    }
+
+    @Test func withoutLastEventIdAStreamStartsWithLiveEvents() throws {
+        let (_, writer) = api.openStream("/v1/devices/\(phone)/events", key: tenant.key)
+        try api.record([testEvent("clock.advanced")], deviceId: pad, tenantId: tenant.id)
+        try api.record([testEvent("clock.advanced")], deviceId: phone, tenantId: tenant.id)
+        #expect(writer.wait { $0.eventIds == [9] })
+        // The query spelling resumes too, for clients that cannot set headers.
+        let (_, resumed) = api.openStream("/v1/devices/\(phone)/events?lastEventId=4", key: tenant.key)
+        #expect(resumed.wait { $0.eventIds == [5, 9] })
+    }
+
+    @Test(arguments: ["abc", "-1", "1.0", "12a", "99999999999999999999"])
+    func aLastEventIdThatIsNoEventIdIs400(_ value: String) {
+        let header = api.openStream("/v1/events", key: tenant.key, headers: ["Last-Event-ID": value])
+        #expect(header.response.status == .badRequest)
+        #expect(TestResponse(header.response).problemCode == "malformedRequest")
+        let query = api.openStream("/v1/events?lastEventId=\(value)", key: tenant.key)
+        #expect(query.response.status == .badRequest)
+    }
+
+    @Test func jsonIsTheAnswerUnlessTheEventStreamIsPreferred() {
+        let wildcard = api.send(.get, "/v1/events", key: tenant.key, headers: ["Accept": "*/*"])
+        #expect(wildcard.headers["Content-Type"] == "application/json")
+        let preferJSON = api.send(
+            .get, "/v1/events", key: tenant.key, headers: ["Accept": "text/event-stream;q=0.5, application/json"])
+        #expect(preferJSON.headers["Content-Type"] == "application/json")
+        // In a JSON answer a Last-Event-ID means nothing: pages go by cursor or after.
+        let page = api.send(.get, "/v1/events", key: tenant.key, headers: ["Last-Event-ID": "abc"])
+        #expect(page.status == 200 && ids(page).count == 7)
+    }
+}

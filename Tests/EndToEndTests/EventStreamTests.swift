@@ -1,0 +1,188 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Event streams of the real executable over real sockets: resuming after `Last-Event-ID` gets exactly what was
+/// missed, and two tenants' streams never mix.
+@Suite(.serialized) struct EventStreamTests {
+    @Test(.disabled("needs the EventHub wired into the executable, with device.created and device.conditionsChanged published"))
+    func aReconnectingStreamGetsExactlyWhatItMissedAndTenantsNeverMix() throws {
+        let service = try LiveService()
+        try service.start(apiKey: "events-e2e-key-0123456789")
+        defer { service.stop() }
+        let keyA = "events-e2e-key-0123456789"
+        let admin = service.client(key: LiveService.adminToken)
+        let keyB = try #require(try admin.request("POST", "/v1/admin/tenants", json: #"{"name":"other"}"#).json["apiKey"] as? String)
+        let clientA = service.client(key: keyA), clientB = service.client(key: keyB)
+
+        // Live streams of both tenants, opened before anything happens.
+        let streamA = try EventStreamConnection(port: service.port, key: keyA)
+        let streamB = try EventStreamConnection(port: service.port, key: keyB)
+        #expect(streamA.status == 200 && streamA.header("Content-Type") == "text/event-stream")
+        #expect(streamA.header("Cache-Control") == "no-store")
+
+        let deviceA = try #require(try clientA.request("POST", "/v1/devices", json: #"{"name":"a"}"#).json["id"] as? String)
+        #expect(try clientA.request("PATCH", "/v1/devices/\(deviceA)/conditions", json: #"{"batteryLevel":50}"#).status == 200)
+        let deviceB = try #require(try clientB.request("POST", "/v1/devices", json: #"{"name":"b"}"#).json["id"] as? String)
+
+        let seenA = try streamA.read(events: 2)
+        #expect(seenA.map(\.type) == ["device.created", "device.conditionsChanged"])
+        #expect(seenA.allSatisfy { $0.json["deviceId"] as? String == deviceA })
+        let seenB = try streamB.read(events: 1)
+        #expect(seenB.map(\.type) == ["device.created"] && seenB.first?.json["deviceId"] as? String == deviceB)
+        let lastSeen = try #require(seenA.last?.id)
+
+        // A goes away; more happens meanwhile, on both tenants.
+        streamA.close()
+        for level in [40, 30] {
+            #expect(try clientA.request("PATCH", "/v1/devices/\(deviceA)/conditions", json: #"{"batteryLevel":\#(level)}"#).status == 200)
+        }
+        #expect(try clientB.request("PATCH", "/v1/devices/\(deviceB)/conditions", json: #"{"charging":true}"#).status == 200)
+
+        // Resuming after the last id seen: exactly the two missed events, in order, and the log agrees.
+        let resumed = try EventStreamConnection(port: service.port, key: keyA, lastEventId: lastSeen)
+        defer { resumed.close() }
+        let missed = try resumed.read(events: 2)
+        #expect(missed.map(\.type) == ["device.conditionsChanged", "device.conditionsChanged"])
+        let listed = try clientA.request("GET", "/v1/events?after=\(lastSeen)").json["items"] as? [[String: Any]] ?? []
+        #expect(missed.map(\.id) == listed.compactMap { ($0["id"] as? Int).map(Int64.init) })
+        #expect(missed.map(\.id) == missed.map(\.id).sorted() && missed.allSatisfy { $0.id > lastSeen })
+        #expect(try resumed.read(events: 1, timeout: 0.5).isEmpty)  // nothing repeated, nothing of B
+
+        let moreB = try streamB.read(events: 1)
+        #expect(moreB.map(\.type) == ["device.conditionsChanged"] && moreB.first?.json["deviceId"] as? String == deviceB)
+        streamB.close()
+    }
+}
+
+/// A raw `text/event-stream` connection: sends the request, then reads the chunked body as events arrive.
+final class EventStreamConnection {
+    struct Event {
+        var id: Int64
+        var type: String
+        var json: [String: Any]
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var headEnd: Int?
+    private var consumedEvents = 0
+    private(set) var status = 0
+    private var headers: [(String, String)] = []
+
+    init(port: Int, key: String, path: String = "/v1/events", lastEventId: Int64? = nil) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw StreamError.socket }
+        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { Glibc.close(fd); throw StreamError.connect }
+        var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
+        head += "Authorization: Bearer \(key)\r\n"
+        if let lastEventId { head += "Last-Event-ID: \(lastEventId)\r\n" }
+        head += "\r\n"
+        let bytes = Array(head.utf8)
+        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
+            Glibc.close(fd)
+            throw StreamError.send
+        }
+        try readHead()
+    }
+
+    deinit { close() }
+
+    private var closed = false
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+
+    func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+
+    /// The next `count` events (fewer if `timeout` seconds pass first); comments and `retry:` are skipped.
+    func read(events count: Int, timeout: TimeInterval = 10) throws -> [Event] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let all = parsedEvents()
+            if all.count - consumedEvents >= count {
+                defer { consumedEvents += count }
+                return Array(all[consumedEvents..<(consumedEvents + count)])
+            }
+            receive()
+        }
+        let all = parsedEvents()
+        defer { consumedEvents = all.count }
+        return Array(all[consumedEvents...])
+    }
+
+    private func receive() {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n > 0 { buffer += chunk[0..<n] }
+    }
+
+    private func readHead() throws {
+        let deadline = Date().addingTimeInterval(10)
+        while headEnd == nil, Date() < deadline {
+            receive()
+            if let end = Self.find([13, 10, 13, 10], in: buffer) { headEnd = end + 4 }
+        }
+        guard let headEnd else { throw StreamError.noHead }
+        let lines = String(decoding: buffer[0..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
+        status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
+        headers = lines.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// Every complete event received so far: the chunked body joined, cut at its last blank line.
+    private func parsedEvents() -> [Event] {
+        guard let headEnd else { return [] }
+        let body = Self.dechunk(Array(buffer[headEnd...]))
+        let text = String(decoding: body, as: UTF8.self)
+        guard let lastBlank = text.range(of: "\n\n", options: .backwards) else { return [] }
+        return text[..<lastBlank.lowerBound].components(separatedBy: "\n\n").compactMap { block in
+            var id: Int64?, type: String?, data: String?
+            for line in block.split(separator: "\n") {
+                if line.hasPrefix("id: ") { id = Int64(line.dropFirst(4)) }
+                if line.hasPrefix("event: ") { type = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data = (data.map { $0 + "\n" } ?? "") + line.dropFirst(6) }
+            }
+            guard let id, let type, let data,
+                let json = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any]
+            else { return nil }
+            return Event(id: id, type: type, json: json)
+        }
+    }
+
+    /// The data of complete chunks (RFC 9112 §7.1); an incomplete last chunk is left for later.
+    private static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = 0
+        while let lineEnd = find([13, 10], in: bytes, from: index) {
+            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText, radix: 16), size > 0, lineEnd + 2 + size <= bytes.count else { break }
+            out += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            index = lineEnd + 2 + size + 2
+        }
+        return out
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        for i in start...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) {
+            return i
+        }
+        return nil
+    }
+
+    enum StreamError: Error { case socket, connect, send, noHead }
+}
