@@ -5,6 +5,8 @@ import Foundation
 public struct APIEnvironment: Sendable {
     public var tenants: any TenantStore
     public var devices: DeviceService
+    /// The live fan-out of committed events, and the log it replays from.
+    public var events: EventHub
     public var credentials: Credentials
     /// Wall-clock time, for `createdAt` stamps and realtime clocks.
     public var wallClock: @Sendable () -> Date
@@ -12,11 +14,12 @@ public struct APIEnvironment: Sendable {
     public var isReady: @Sendable () -> Bool
 
     public init(
-        tenants: any TenantStore, devices: DeviceService, credentials: Credentials,
+        tenants: any TenantStore, devices: DeviceService, events: EventHub, credentials: Credentials,
         wallClock: @escaping @Sendable () -> Date = { Date() }, isReady: @escaping @Sendable () -> Bool
     ) {
         self.tenants = tenants
         self.devices = devices
+        self.events = events
         self.credentials = credentials
         self.wallClock = wallClock
         self.isReady = isReady

@@ -18,6 +18,9 @@ public enum APIRouter {
         BackgroundTaskRoutes.register(on: &router, env)
         TaskRequestRoutes.register(on: &router, env)
         RunRoutes.register(on: &router, env)
+        EventRoutes.register(on: &router, hub: env.events, store: env.events.store) { tenantId, deviceId in
+            try env.devices.store.device(id: deviceId, tenantId: tenantId) != nil
+        }
         if let publicDirectory { router.fallback = StaticFileResponder(root: publicDirectory) }
         return router
     }

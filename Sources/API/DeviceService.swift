@@ -41,14 +41,15 @@ public final class DeviceService: Sendable {
 
     /// Stores a new device with its first events.
     func create(_ device: Device, _ setUp: (inout DeviceEngine) throws -> Void) throws -> Device {
-        try writeLock.withLock { _ in
+        let (created, recorded) = try writeLock.withLock { _ in
             var engine = DeviceEngine(device: device)
             try setUp(&engine)
             let recorded = try store.insert(engine.device, appending: engine.events, recordedAt: wallClock())
-            publish(recorded)
             notifyIfRealtime(engine.device)
-            return engine.device
+            return (engine.device, recorded)
         }
+        publish(recorded)
+        return created
     }
 
     func list(tenantId: String, cursor: String?, limit: Int) throws -> Page<Device> {
@@ -65,18 +66,23 @@ public final class DeviceService: Sendable {
     /// nothing is stored.
     @discardableResult
     func perform<T>(_ id: String, tenantId: String, _ command: (inout DeviceEngine) throws -> T) throws -> (Device, T) {
-        try writeLock.withLock { _ in
+        // Events are published after the lock is released: delivery walks the open streams, and the hub puts
+        // concurrent publishes back in id order itself.
+        let outcome: Result<(Device, T), any Error>
+        let recorded: [RecordedEvent]
+        (outcome, recorded) = try writeLock.withLock { _ in
             var engine = DeviceEngine(device: try device(id, tenantId: tenantId))
             engine.catchUp(wallMilliseconds: wallMilliseconds)
             do {
                 let result = try command(&engine)
-                try commit(engine)
-                return (engine.device, result)
+                return (.success((engine.device, result)), try commit(engine))
             } catch let error as EmulationError {
-                if case .refused = error { try commit(engine) }
-                throw error
+                guard case .refused = error else { throw error }
+                return (.failure(error), try commit(engine))
             }
         }
+        publish(recorded)
+        return try outcome.get()
     }
 
     /// Moves a realtime device's clock up to wall time, firing what fell due (the realtime driver calls this).
@@ -84,12 +90,13 @@ public final class DeviceService: Sendable {
         _ = try perform(id, tenantId: tenantId) { _ in () }
     }
 
-    private func commit(_ engine: DeviceEngine) throws {
+    /// Stores the device and its new events in one transaction; answers them as recorded.
+    private func commit(_ engine: DeviceEngine) throws -> [RecordedEvent] {
         guard let recorded = try store.update(engine.device, appending: engine.events, recordedAt: wallClock()) else {
             throw EmulationError.notFound(kind: "device", id: engine.device.id)
         }
-        publish(recorded)
         notifyIfRealtime(engine.device)
+        return recorded
     }
 
     private func notifyIfRealtime(_ device: Device) {

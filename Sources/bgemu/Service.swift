@@ -22,10 +22,12 @@ struct Service {
             apiKey: configuration.apiKey, now: Date())
         announce(outcome)
 
+        // The hub reads the latest event id when it is made: before anything commits events.
+        let hub = EventHub(store: SQLiteEventStore(database: database), logger: logger)
         let deviceStore = SQLiteDeviceStore(database: database)
-        let devices = DeviceService(store: deviceStore)
+        let devices = DeviceService(store: deviceStore, publish: { hub.publish($0) })
         let environment = APIEnvironment(
-            tenants: tenants, devices: devices,
+            tenants: tenants, devices: devices, events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),
             isReady: { database.ping() })
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
@@ -43,10 +45,13 @@ struct Service {
         if let threads = configuration.threads { serverConfiguration.eventLoopCount = threads }
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
         try server.start()
+        hub.start()
         logger.notice("bgemu listening on http://\(configuration.host):\(server.localPort) (database \(configuration.database))")
 
         let signals = Self.onTermination {
             logger.notice("Shutting down")
+            realtime.stop()
+            hub.stop()
             server.shutdown()
         }
         server.waitUntilStopped()

@@ -20,8 +20,10 @@ final class APIHarness {
         database = try Storage.openDatabase(path: directory.appendingPathComponent("test.sqlite").path)
         tenants = SQLiteTenantStore(database: database)
         let database = self.database
+        let hub = EventHub(store: SQLiteEventStore(database: database), logger: Logger(label: "test"))
         let env = APIEnvironment(
-            tenants: tenants, devices: DeviceService(store: SQLiteDeviceStore(database: database)),
+            tenants: tenants, devices: DeviceService(store: SQLiteDeviceStore(database: database), publish: { hub.publish($0) }),
+            events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
             isReady: { database.ping() })
         router = APIRouter.make(env, publicDirectory: nil)

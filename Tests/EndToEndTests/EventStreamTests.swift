@@ -5,7 +5,7 @@ import Testing
 /// Event streams of the real executable over real sockets: resuming after `Last-Event-ID` gets exactly what was
 /// missed, and two tenants' streams never mix.
 @Suite(.serialized) struct EventStreamTests {
-    @Test(.disabled("needs the EventHub wired into the executable, with device.created and device.conditionsChanged published"))
+    @Test
     func aReconnectingStreamGetsExactlyWhatItMissedAndTenantsNeverMix() throws {
         let service = try LiveService()
         try service.start(apiKey: "events-e2e-key-0123456789")
