@@ -31,8 +31,7 @@ let app = Application(
     router: router,
     configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
     onServerRunning: { _ in
-        print("hb-healthz listening on http://127.0.0.1:\(port)")
-        fflush(stdout)
+        FileHandle.standardOutput.write("hb-healthz listening on http://127.0.0.1:\(port)\n".data(using: .utf8)!)
     }
 )
 try await app.runService()
