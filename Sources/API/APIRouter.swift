@@ -19,7 +19,7 @@ public enum APIRouter {
         TaskRequestRoutes.register(on: &router, env)
         RunRoutes.register(on: &router, env)
         EventRoutes.register(on: &router, hub: env.events, store: env.events.store) { tenantId, deviceId in
-            try env.devices.store.device(id: deviceId, tenantId: tenantId) != nil
+            try env.devices.exists(deviceId, tenantId: tenantId)
         }
         if let publicDirectory { router.fallback = StaticFileResponder(root: publicDirectory) }
         return router

@@ -14,6 +14,10 @@ public final class DeviceService: Sendable {
     private let realtimeChanged: Mutex<(@Sendable (Device) -> Void)?> = Mutex(nil)
     /// Serializes read-modify-write cycles.
     private let writeLock = Mutex<Void>(())
+    /// Decoded devices by id, as last committed: every write goes through this service, so reads need neither
+    /// SQLite nor JSON decoding. Emptied when it grows past `cacheLimit` and when a tenant is deleted.
+    private let cache = Mutex<[String: Device]>([:])
+    static let cacheLimit = 2_000
 
     public init(
         store: any DeviceStore, wallClock: @escaping @Sendable () -> Date = { Date() },
@@ -33,10 +37,37 @@ public final class DeviceService: Sendable {
 
     /// The tenant's device, or a `notFound` error (also for another tenant's device: no existence leak).
     func device(_ id: String, tenantId: String) throws -> Device {
+        if let cached = cache.withLock({ $0[id] }) {
+            guard cached.tenantId == tenantId else { throw EmulationError.notFound(kind: "device", id: id) }
+            return cached
+        }
         guard let device = try store.device(id: id, tenantId: tenantId) else {
             throw EmulationError.notFound(kind: "device", id: id)
         }
+        remember(device)
         return device
+    }
+
+    /// Whether the tenant has the device.
+    func exists(_ id: String, tenantId: String) throws -> Bool {
+        do {
+            _ = try device(id, tenantId: tenantId)
+            return true
+        } catch EmulationError.notFound {
+            return false
+        }
+    }
+
+    /// Forgets every cached device of a tenant (its rows were deleted with it).
+    public func forgetTenant(_ tenantId: String) {
+        cache.withLock { cache in cache = cache.filter { $0.value.tenantId != tenantId } }
+    }
+
+    private func remember(_ device: Device) {
+        cache.withLock { cache in
+            if cache.count >= Self.cacheLimit, cache[device.id] == nil { cache.removeAll(keepingCapacity: true) }
+            cache[device.id] = device
+        }
     }
 
     /// Stores a new device with its first events.
@@ -45,6 +76,7 @@ public final class DeviceService: Sendable {
             var engine = DeviceEngine(device: device)
             try setUp(&engine)
             let recorded = try store.insert(engine.device, appending: engine.events, recordedAt: wallClock())
+            remember(engine.device)
             notifyIfRealtime(engine.device)
             return (engine.device, recorded)
         }
@@ -57,7 +89,10 @@ public final class DeviceService: Sendable {
     }
 
     func delete(_ id: String, tenantId: String) throws {
-        let deleted = try writeLock.withLock { _ in try store.delete(id: id, tenantId: tenantId) }
+        let deleted = try writeLock.withLock { _ in
+            defer { cache.withLock { _ = $0.removeValue(forKey: id) } }
+            return try store.delete(id: id, tenantId: tenantId)
+        }
         if !deleted { throw EmulationError.notFound(kind: "device", id: id) }
     }
 
@@ -93,8 +128,10 @@ public final class DeviceService: Sendable {
     /// Stores the device and its new events in one transaction; answers them as recorded.
     private func commit(_ engine: DeviceEngine) throws -> [RecordedEvent] {
         guard let recorded = try store.update(engine.device, appending: engine.events, recordedAt: wallClock()) else {
+            cache.withLock { _ = $0.removeValue(forKey: engine.device.id) }
             throw EmulationError.notFound(kind: "device", id: engine.device.id)
         }
+        remember(engine.device)
         notifyIfRealtime(engine.device)
         return recorded
     }

@@ -26,6 +26,9 @@ struct Serve: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env BGEMU_LOG_LEVEL). [default: info]")
     var logLevel: String?
 
+    @Option(help: "Seconds between keep-alive comments on event streams (env BGEMU_SSE_HEARTBEAT). [default: 15]")
+    var sseHeartbeat: Double?
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ServiceConfiguration(
@@ -36,7 +39,8 @@ struct Serve: ParsableCommand {
             apiKey: environment["BGEMU_API_KEY"],
             publicDirectory: publicDirectory ?? environment["BGEMU_PUBLIC"] ?? "Public",
             threads: try threads ?? environment["BGEMU_THREADS"].map(Self.parseThreads),
-            logLevel: logLevel ?? environment["BGEMU_LOG_LEVEL"] ?? "info")
+            logLevel: logLevel ?? environment["BGEMU_LOG_LEVEL"] ?? "info",
+            sseHeartbeat: try sseHeartbeat ?? environment["BGEMU_SSE_HEARTBEAT"].map(Self.parseHeartbeat) ?? 15)
         try Service(configuration: configuration).run()
     }
 
@@ -54,7 +58,17 @@ struct Serve: ParsableCommand {
         return count
     }
 
+    static func parseHeartbeat(_ text: String) throws -> Double {
+        guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+            throw ValidationError("BGEMU_SSE_HEARTBEAT must be from 0.1 to 3600 seconds, not \"\(text)\".")
+        }
+        return seconds
+    }
+
     func validate() throws {
+        if let sseHeartbeat, !(0.1...3600).contains(sseHeartbeat) {
+            throw ValidationError("--sse-heartbeat must be from 0.1 to 3600 seconds.")
+        }
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256.") }
     }

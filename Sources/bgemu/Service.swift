@@ -23,7 +23,9 @@ struct Service {
         announce(outcome)
 
         // The hub reads the latest event id when it is made: before anything commits events.
-        let hub = EventHub(store: SQLiteEventStore(database: database), logger: logger)
+        let hub = EventHub(
+            store: SQLiteEventStore(database: database), heartbeatInterval: .milliseconds(Int(configuration.sseHeartbeat * 1000)),
+            logger: logger)
         let deviceStore = SQLiteDeviceStore(database: database)
         let devices = DeviceService(store: deviceStore, publish: { hub.publish($0) })
         let environment = APIEnvironment(

@@ -11,10 +11,12 @@ struct ServiceConfiguration {
     var publicDirectory: String
     var threads: Int?
     var logLevel: Logger.Level
+    /// Seconds between keep-alive comments on event streams.
+    var sseHeartbeat: Double
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String,
-        threads: Int?, logLevel: String
+        threads: Int?, logLevel: String, sseHeartbeat: Double
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -27,5 +29,6 @@ struct ServiceConfiguration {
         self.publicDirectory = publicDirectory
         self.threads = threads
         self.logLevel = level
+        self.sseHeartbeat = sseHeartbeat
     }
 }

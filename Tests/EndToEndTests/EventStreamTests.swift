@@ -53,6 +53,17 @@ import Testing
         #expect(moreB.map(\.type) == ["device.conditionsChanged"] && moreB.first?.json["deviceId"] as? String == deviceB)
         streamB.close()
     }
+
+    @Test func theHeartbeatIntervalIsConfigurable() throws {
+        let service = try LiveService()
+        try service.start(apiKey: "heartbeat-key-0123456789", extraArguments: ["--sse-heartbeat", "0.2"])
+        defer { service.stop() }
+        let stream = try EventStreamConnection(port: service.port, key: "heartbeat-key-0123456789")
+        defer { stream.close() }
+        #expect(stream.header("X-Accel-Buffering") == "no")
+        #expect(stream.waitFor("retry:", timeout: 2))
+        #expect(stream.waitFor("\n:", timeout: 2), "a comment line arrives within 2 s at a 0.2 s heartbeat")
+    }
 }
 
 /// A raw `text/event-stream` connection: sends the request, then reads the chunked body as events arrive.
@@ -120,6 +131,16 @@ final class EventStreamConnection {
         let all = parsedEvents()
         defer { consumedEvents = all.count }
         return Array(all[consumedEvents...])
+    }
+
+    /// Waits until the raw body contains `text` (a comment line, say); false when `timeout` seconds pass first.
+    func waitFor(_ text: String, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if String(decoding: buffer, as: UTF8.self).contains(text) { return true }
+            receive()
+        }
+        return false
     }
 
     private func receive() {

@@ -32,12 +32,13 @@ final class LiveService {
     }
 
     /// Starts the service and waits for its "listening" line.
-    func start(adminToken: String? = LiveService.adminToken, apiKey: String? = nil) throws {
+    func start(adminToken: String? = LiveService.adminToken, apiKey: String? = nil, extraArguments: [String] = []) throws {
         let process = Process()
         process.executableURL = Self.executable
         var arguments = ["serve", "--port", "0", "--database", databasePath, "--log-level", "notice", "--public-directory",
                          directory.path]
         if let adminToken { arguments += ["--admin-token", adminToken] }
+        arguments += extraArguments
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["BGEMU_API_KEY"] = apiKey

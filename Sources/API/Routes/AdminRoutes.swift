@@ -37,6 +37,7 @@ enum AdminRoutes {
             let id = context.parameters["tenantId"] ?? ""
             guard try env.tenants.deleteTenant(id: id) else { throw Problems.notFound("tenant", id) }
             env.credentials.invalidate()
+            env.devices.forgetTenant(id)
             return HTTPResponse(status: .noContent)
         }
 
