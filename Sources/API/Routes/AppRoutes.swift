@@ -44,9 +44,7 @@ enum AppRoutes {
         }
 
         router.get("/v1/devices/{deviceId}/apps/{bundleId}/background-modes") { _, context in
-            let device = try env.devices.device(deviceId(context), tenantId: try context.tenant().id)
-            let app = try require(device.app(try bundleId(context, in: device)), or: "")
-            return try JSONBody.response(BackgroundModesBody(app.manifest.backgroundModes))
+            return try JSONBody.response(BackgroundModesBody(try app(context, env).manifest.backgroundModes))
         }
 
         router.put("/v1/devices/{deviceId}/apps/{bundleId}/background-modes") { request, context in
@@ -77,6 +75,12 @@ enum AppRoutes {
     }
 
     static func deviceId(_ context: HTTPRequestContext) -> String { context.parameters["deviceId"] ?? "" }
+
+    /// The app the route names, on the tenant's device, or `notFound`.
+    static func app(_ context: HTTPRequestContext, _ env: APIEnvironment) throws -> App {
+        let device = try env.devices.device(deviceId(context), tenantId: try context.tenant().id)
+        return try require(device.app(try bundleId(context, in: device)), or: "")
+    }
 
     static func bundleId(_ context: HTTPRequestContext, in device: Device) throws -> String {
         let bundleId = context.parameters["bundleId"] ?? ""

@@ -23,15 +23,13 @@ enum BackgroundTaskRoutes {
 
         router.get(base) { request, context in
             let paging = try Pagination(request)
-            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
-            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let app = try AppRoutes.app(context, env)
             let page = try paging.page(of: app.runtime.backgroundTasks)
             return try JSONBody.response(PageBody(items: page.items.map(BackgroundTaskBody.init), nextCursor: page.nextCursor))
         }
 
         router.get(base + "/{taskId}") { _, context in
-            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
-            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let app = try AppRoutes.app(context, env)
             let taskId = context.parameters["taskId"] ?? ""
             guard let task = app.runtime.backgroundTasks.first(where: { $0.id == taskId }) else {
                 throw EmulationError.notFound(kind: "background task", id: taskId)

@@ -8,15 +8,13 @@ enum RunRoutes {
     static func register(on router: inout Router, _ env: APIEnvironment) {
         router.get(base) { request, context in
             let paging = try Pagination(request)
-            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
-            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let app = try AppRoutes.app(context, env)
             let page = try paging.page(of: app.runtime.runs)
             return try JSONBody.response(PageBody(items: page.items.map(RunBody.init), nextCursor: page.nextCursor))
         }
 
         router.get(base + "/{runId}") { _, context in
-            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
-            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let app = try AppRoutes.app(context, env)
             let runId = context.parameters["runId"] ?? ""
             return try JSONBody.response(RunBody(run: try TaskRequestRoutes.runOrNotFound(
                 app.runtime.runs.first { $0.id == runId }, runId)))

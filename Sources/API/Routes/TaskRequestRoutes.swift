@@ -21,8 +21,7 @@ enum TaskRequestRoutes {
         }
 
         router.get(base) { _, context in
-            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
-            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let app = try AppRoutes.app(context, env)
             return try JSONBody.response(PageBody(items: app.runtime.taskRequests.map(TaskRequestBody.init), nextCursor: nil))
         }
 
@@ -34,8 +33,7 @@ enum TaskRequestRoutes {
         }
 
         router.get(base + "/{identifier}") { _, context in
-            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
-            let app = try require(device.app(try AppRoutes.bundleId(context, in: device)), or: "")
+            let app = try AppRoutes.app(context, env)
             let identifier = context.parameters["identifier"] ?? ""
             guard let request = app.runtime.taskRequests.first(where: { $0.identifier == identifier }) else {
                 throw EmulationError.notFound(kind: "task request", id: identifier)
