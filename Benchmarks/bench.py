@@ -8,6 +8,8 @@ Run from the repository root:
     python3 Benchmarks/bench.py --only bgemu-healthz --only hummingbird-healthz
     python3 Benchmarks/bench.py --list
     python3 Benchmarks/bench.py --json /tmp/bench.json
+    python3 Benchmarks/bench.py --no-build --only sse-streams --streams 10000
+    python3 Benchmarks/bench.py --no-build --only advance --devices 100 --apps 10
 
 Not a test and not run in CI: the figures depend on the machine and on what else it is doing.
 Python 3 standard library only. See Benchmarks/README.md.
@@ -15,19 +17,23 @@ Python 3 standard library only. See Benchmarks/README.md.
 Adding a benchmark: write a function `def bench_NAME(ctx: Context, server: Server) -> list[Result]`
 and register it with `@benchmark("NAME", server="bgemu", about="...")`. The runner starts each server
 once, runs the selected benchmarks that need it in registration order, and stops it before the next one
-(so two servers never share the 2 cores).
+(so two servers never share the 2 cores). A benchmark that wants a bgemu of its own (a fresh process and
+database) names its own key of SERVERS ("bgemu-sse", "bgemu-advance"); one that does not run wrk says
+`wrk=False`.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
 import os
 import platform
 import re
 import resource
 import secrets
+import selectors
 import shutil
 import signal
 import socket
@@ -37,6 +43,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from http.client import HTTPConnection, RemoteDisconnected  # (`http` below is this file's function)
 from pathlib import Path
 from typing import Callable
 
@@ -58,7 +65,7 @@ OTHER_CPU_WARNING = 0.25  # cores of other work during a run above which the run
 
 @dataclasses.dataclass
 class Result:
-    """One measured figure set: a wrk run, or (for later benchmarks) any other timing."""
+    """One measured figure set: a wrk run, or any other timing (sse-streams, advance: their figures in `extra`)."""
 
     benchmark: str
     target: str  # e.g. "bgemu /healthz"
@@ -70,7 +77,7 @@ class Result:
     duration_s: float | None = None
     errors: dict[str, int] = dataclasses.field(default_factory=dict)
     server_cpu: float | None = None  # cores the server used during the run (1.0 = one core, all the time)
-    wrk_cpu: float | None = None  # cores wrk used during the run
+    wrk_cpu: float | None = None  # cores wrk used during the run (or the benchmark's own client: sse-streams, advance)
     other_cpu: float | None = None  # cores busy with anything else (other work, unattributed kernel time)
     extra: dict[str, object] = dataclasses.field(default_factory=dict)
 
@@ -201,24 +208,36 @@ def wait_until_healthy(server: Server, timeout: float = 30) -> None:
     raise RuntimeError(f"{server.name} did not answer /healthz within {timeout:.0f} s:\n" + server.log_tail())
 
 
-def start_bgemu(ctx: Context) -> Server:
+def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] = ()) -> Server:
+    """bgemu on a free port with a new database (in the temp folder, named after `name`) and a device."""
     port = free_port()
-    database = ctx.tmp / "bench.sqlite"
+    database = ctx.tmp / f"{name}.sqlite"
     api_key = "bgemu_bench_" + secrets.token_urlsafe(24)
     admin_token = "bgemu_admin_" + secrets.token_urlsafe(24)
     env = dict(os.environ, BGEMU_API_KEY=api_key)
     argv = [str(BGEMU_BINARY), "serve", "--port", str(port), "--database", str(database),
-            "--log-level", "warning", "--admin-token", admin_token]
+            "--log-level", "warning", "--admin-token", admin_token, *extra_argv]
     if ctx.args.bgemu_threads:
         argv += ["--threads", str(ctx.args.bgemu_threads)]
-    log = ctx.tmp / "bgemu.log"
-    server = Server("bgemu", ctx.spawn(argv, env=env, log=log), port, log)
+    log = ctx.tmp / f"{name}.log"
+    server = Server(name, ctx.spawn(argv, env=env, log=log), port, log)
     wait_until_healthy(server)
     status, body, _ = http("POST", server.base + "/v1/devices", body={"name": "bench"}, token=api_key)
     if status not in (200, 201):
         raise RuntimeError(f"POST /v1/devices answered {status}: {body[:300]!r}")
-    server.info = {"api_key": api_key, "device_id": json.loads(body)["id"]}
+    server.info = {"api_key": api_key, "device_id": json.loads(body)["id"], "database": str(database)}
     return server
+
+
+def start_bgemu_sse(ctx: Context) -> Server:
+    """A bgemu of its own for the streams (its RSS before and after means something), with --sse-heartbeat."""
+    extra = ("--sse-heartbeat", str(ctx.args.sse_heartbeat)) if ctx.args.sse_heartbeat is not None else ()
+    return start_bgemu(ctx, "bgemu-sse", extra)
+
+
+def start_bgemu_advance(ctx: Context) -> Server:
+    """A bgemu of its own, with an empty database, for the clock-advance timing."""
+    return start_bgemu(ctx, "bgemu-advance")
 
 
 def start_hummingbird(ctx: Context) -> Server:
@@ -231,7 +250,12 @@ def start_hummingbird(ctx: Context) -> Server:
 
 SERVERS: dict[str, Callable[[Context], Server]] = {
     "bgemu": start_bgemu,
+    "bgemu-sse": start_bgemu_sse,
+    "bgemu-advance": start_bgemu_advance,
     "hummingbird": start_hummingbird,
+}
+SERVER_BINARIES: dict[str, Path] = {
+    "bgemu": BGEMU_BINARY, "bgemu-sse": BGEMU_BINARY, "bgemu-advance": BGEMU_BINARY, "hummingbird": HB_BINARY,
 }
 
 
@@ -357,14 +381,15 @@ class Benchmark:
     server: str  # a key of SERVERS
     about: str
     run: Callable[[Context, Server], list[Result]]
+    wrk: bool = True  # whether it runs wrk (then a result without requests/s is a failure)
 
 
 BENCHMARKS: list[Benchmark] = []
 
 
-def benchmark(name: str, *, server: str, about: str):
+def benchmark(name: str, *, server: str, about: str, wrk: bool = True):
     def register(function: Callable[[Context, Server], list[Result]]):
-        BENCHMARKS.append(Benchmark(name, server, about, function))
+        BENCHMARKS.append(Benchmark(name, server, about, function, wrk))
         return function
     return register
 
@@ -388,13 +413,704 @@ def bench_hummingbird_healthz(ctx: Context, server: Server) -> list[Result]:
     return wrk_series(ctx, server, "hummingbird-healthz", "Hummingbird /healthz", "/healthz")
 
 
-# Later benchmarks (the 10,000 SSE streams, the clock-advance timing) register here the same way, e.g.
-#
-#   @benchmark("bgemu-sse", server="bgemu", about="10,000 concurrent Server-Sent-Events streams")
-#   def bench_bgemu_sse(ctx: Context, server: Server) -> list[Result]:
-#       ...  # open the streams against server.base with server.info["api_key"], time what matters
-#       return [Result("bgemu-sse", "bgemu SSE streams", connections=10_000, requests_per_second=None,
-#                      p99_ms=..., extra={"open_s": ...})]
+# --------------------------------------------------------------------------------------------------
+# Figures of a process, for the benchmarks that are not wrk runs
+
+
+def proc_status_kib(pid: int, field: str) -> int | None:
+    """A `kB` field of /proc/PID/status (VmRSS, VmHWM, ...), in KiB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def thread_count(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def open_descriptors(pid: int) -> int | None:
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return None
+
+
+def precise_cpu_seconds(server: Server) -> float | None:
+    """CPU time of the server's live threads in nanoseconds' precision (/proc/PID/task/*/schedstat), for runs
+    too short for /proc/PID/stat's 10 ms ticks; falls back to those."""
+    try:
+        total = 0
+        for task in os.listdir(f"/proc/{server.process.pid}/task"):
+            try:
+                total += int(Path(f"/proc/{server.process.pid}/task/{task}/schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass  # a thread that just ended
+        return total / 1e9
+    except OSError:
+        return server.cpu_seconds()
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def kernel_tcp_memory_kib() -> int | None:
+    """Memory the kernel holds for all TCP sockets' buffers (/proc/net/sockstat `TCP: ... mem` pages)."""
+    try:
+        for line in Path("/proc/net/sockstat").read_text().splitlines():
+            if line.startswith("TCP:"):
+                fields = line.split()
+                return int(fields[fields.index("mem") + 1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """Nearest-rank percentile of an ascending list (q in 0...100)."""
+    rank = max(1, -(-len(ordered) * q // 100))  # ceil
+    return ordered[int(rank) - 1]
+
+
+def mib(kib: int | None) -> float | None:
+    return None if kib is None else kib / 1024
+
+
+def raise_descriptor_limit(wanted: int) -> int:
+    """Raises this process's soft RLIMIT_NOFILE to `wanted` (and the hard one when allowed); the soft limit after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    infinity = resource.RLIM_INFINITY
+    if soft == infinity or soft >= wanted:
+        return soft
+    attempts = [(wanted, hard if hard == infinity or hard >= wanted else wanted)]
+    if hard != infinity:
+        attempts.append((hard, hard))
+    for limits in attempts:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, limits)
+            return limits[0]
+        except (ValueError, OSError):
+            continue
+    return soft
+
+
+class KeepAliveClient:
+    """JSON requests over one keep-alive connection (http.client), so that timings exclude connecting."""
+
+    def __init__(self, port: int, token: str, timeout: float = 300) -> None:
+        self.port, self.token, self.timeout = port, token, timeout
+        self.connection: HTTPConnection | None = None
+        self.requests = 0
+
+    def request(self, method: str, path: str, body: object | None = None) -> tuple[int, bytes]:
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {self.token}"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        for attempt in range(2):
+            fresh = self.connection is None
+            if self.connection is None:
+                self.connection = HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+            try:
+                self.connection.request(method, path, body=data, headers=headers)
+                response = self.connection.getresponse()
+                payload = response.read()
+                self.requests += 1
+                if response.getheader("Connection", "").lower() == "close":
+                    self.close()
+                return response.status, payload
+            except (RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.close()
+                if fresh or attempt:  # only a reused connection the server had closed is worth a retry
+                    raise
+        raise AssertionError("unreachable")
+
+    def call(self, method: str, path: str, body: object | None = None) -> object:
+        """The decoded JSON answer (None when empty); a RuntimeError for anything but 2xx."""
+        status, payload = self.request(method, path, body)
+        if not 200 <= status < 300:
+            raise RuntimeError(f"{method} {path} answered {status}: {payload[:300]!r}")
+        return json.loads(payload) if payload else None
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+# --------------------------------------------------------------------------------------------------
+# sse-streams: N concurrent event streams, one broadcast event, how long until every stream has it
+
+SSE_OPEN_WINDOW = 512  # streams connecting or waiting for their head at once: under the listen backlog (1024)
+SSE_STALL_SECONDS = 20  # opening gives up when no stream made progress for this long
+SSE_EVENT_TIMEOUT = 10.0  # a broadcast waits this long for the last stream
+SSE_TARGET_SECONDS = 1.0  # the issue's target: every stream has the event within 1 s
+# Streams per client source address (127.0.0.1, 127.0.0.2, ...). Linux's connect() takes ephemeral ports from one
+# half of ip_local_port_range first (14,116 of 28,232 here); once that half is used for a destination, every
+# connect() scans it (__inet_hash_connect) and opening crawls (about 1,000 streams/s past 14,000, all client CPU).
+SSE_STREAMS_PER_SOURCE = 10_000
+IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)  # Linux; not in Python 3.11's socket
+_SSE_ID = re.compile(rb"(?:^|\n)id: (\d+)\r?\n")
+_CONNECTING, _AWAITING_HEAD, _OPEN, _GONE = range(4)
+
+
+class _Stream:
+    __slots__ = ("sock", "state", "buf", "received_at", "event_id")
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.state = _CONNECTING
+        self.buf = b""
+        self.received_at: float | None = None
+        self.event_id: int | None = None
+
+
+class _PatchConnection:
+    """The keep-alive connection the broadcasts' PATCH requests go over, read in the same selector.
+
+    Opened before the streams, since the server may accept nothing once they hold all its descriptors, and
+    warmed with one request: a connection that never sent one is closed after the server's header timeout
+    (10 s), an idle keep-alive one only after its idle timeout (60 s)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.sock = self._connect()
+        self.buf = b""
+        self.status: int | None = None
+        self.answered_at: float | None = None
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.sendall(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.endswith(b"}"):  # /healthz: a small JSON body
+            chunk = sock.recv(4096)
+            if not chunk:
+                raise RuntimeError("the server closed the PATCH connection while warming it up")
+            answer += chunk
+        sock.setblocking(False)
+        return sock
+
+    def reopen_if_closed(self, sel: selectors.BaseSelector) -> None:
+        """Reconnects when the server closed the idle connection (registered in `sel` again)."""
+        try:
+            if self.sock.recv(1, socket.MSG_PEEK) != b"":
+                return  # unexpected bytes: left for readable() to report
+        except (BlockingIOError, InterruptedError):
+            return  # open and quiet
+        except OSError:
+            pass
+        try:
+            sel.unregister(self.sock)
+        except (KeyError, ValueError):
+            pass
+        self.sock.close()
+        print("  (the PATCH connection was closed by the server; reconnecting)", flush=True)
+        self.sock = self._connect()
+        sel.register(self.sock, selectors.EVENT_READ, self)
+
+    def begin(self, request: bytes) -> None:
+        self.buf, self.status, self.answered_at = b"", None, None
+        self.sock.sendall(request)  # a few hundred bytes into an empty send buffer: never blocks
+
+    def readable(self, now: float) -> None:
+        data = self.sock.recv(65536)
+        if not data:
+            raise RuntimeError("the server closed the PATCH connection")
+        self.buf += data
+        end = self.buf.find(b"\r\n\r\n")
+        if end < 0:
+            return
+        head = self.buf[:end].decode("latin-1").split("\r\n")
+        length = 0
+        for line in head[1:]:
+            name, _, value = line.partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value.strip())
+        if len(self.buf) >= end + 4 + length:
+            self.status = int(head[0].split()[1])
+            self.answered_at = now
+
+
+def _errno_name(code: int | None) -> str:
+    return errno.errorcode.get(code or 0, str(code))
+
+
+def _open_streams(sel: selectors.BaseSelector, port: int, request: bytes, n: int,
+                  failures: dict[str, int], timing: dict[str, float]) -> list[_Stream]:
+    """Opens `n` streams, at most SSE_OPEN_WINDOW in flight; answers those that got their head and `retry:`.
+    `timing` gets the seconds spent in connect() (the kernel picking an ephemeral port) and when each
+    thousandth stream was open."""
+    def fail(stream: _Stream, why: str) -> None:
+        failures[why] = failures.get(why, 0) + 1
+        pending.discard(stream)
+        stream.state = _GONE
+        try:
+            sel.unregister(stream.sock)
+        except (KeyError, ValueError):
+            pass
+        stream.sock.close()
+
+    opened: list[_Stream] = []
+    pending: set[_Stream] = set()
+    started = 0
+    last_progress = time.monotonic()
+    last_report = time.monotonic()
+    while started < n or pending:
+        while len(pending) < SSE_OPEN_WINDOW and started < n:
+            try:
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            except OSError as error:
+                why = f"socket() failed: {_errno_name(error.errno)} (client side; not attempted)"
+                failures[why] = failures.get(why, 0) + n - started
+                started = n
+                break
+            sock.setblocking(False)
+            if started >= SSE_STREAMS_PER_SOURCE:  # 127.0.0.2, ... (the whole of 127/8 is local)
+                source = f"127.0.0.{1 + started // SSE_STREAMS_PER_SOURCE}"
+                sock.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)  # the port is picked at connect
+                sock.bind((source, 0))
+            started += 1
+            before = time.perf_counter()
+            code = sock.connect_ex(("127.0.0.1", port))
+            timing["connect_s"] = timing.get("connect_s", 0.0) + time.perf_counter() - before
+            stream = _Stream(sock)
+            if code not in (0, errno.EINPROGRESS):
+                fail(stream, f"connect: {_errno_name(code)}")
+                continue
+            sel.register(sock, selectors.EVENT_WRITE, stream)
+            pending.add(stream)
+        now = time.monotonic()
+        if pending and now - last_progress > SSE_STALL_SECONDS:
+            for stream in list(pending):
+                fail(stream, f"no head within {SSE_STALL_SECONDS} s "
+                             f"({'still connecting' if stream.state == _CONNECTING else 'request sent'})")
+            break
+        if now - last_report >= 2:
+            print(f"    ... {len(opened):,} streams open, {len(pending)} opening", flush=True)
+            last_report = now
+        for key, _ in sel.select(timeout=1.0):
+            stream = key.data
+            if stream.state == _CONNECTING:
+                code = stream.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+                if code:
+                    fail(stream, f"connect: {_errno_name(code)}")
+                    continue
+                try:
+                    stream.sock.send(request)  # ~150 bytes into an empty send buffer: sent whole
+                except OSError as error:
+                    fail(stream, f"send: {_errno_name(error.errno)}")
+                    continue
+                stream.state = _AWAITING_HEAD
+                sel.modify(stream.sock, selectors.EVENT_READ, stream)
+                last_progress = time.monotonic()
+                continue
+            try:
+                data = stream.sock.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError as error:
+                fail(stream, f"recv: {_errno_name(error.errno)}"
+                             + (" (an open stream)" if stream.state == _OPEN else " (before the head)"))
+                continue
+            if not data:
+                fail(stream, "closed by the server" + (" (an open stream)" if stream.state == _OPEN
+                                                       else " (before the head)"))
+                continue
+            if stream.state == _OPEN:
+                continue  # a heartbeat
+            stream.buf += data
+            end = stream.buf.find(b"\r\n\r\n")
+            if end < 0:
+                continue
+            status_line = stream.buf.split(b"\r\n", 1)[0].decode("latin-1")
+            parts = status_line.split()
+            if len(parts) < 2 or parts[1] != "200":
+                fail(stream, f"answered {status_line!r}")
+                continue
+            if b"retry:" not in stream.buf[end + 4:]:
+                continue
+            stream.state = _OPEN
+            stream.buf = b""
+            pending.discard(stream)
+            opened.append(stream)
+            if len(opened) % 1000 == 0:
+                timing[f"open_{len(opened)}"] = time.perf_counter()
+            last_progress = time.monotonic()
+    return [s for s in opened if s.state == _OPEN]
+
+
+def _drain(sel: selectors.BaseSelector) -> None:
+    """Reads whatever is waiting (heartbeats) so that a broadcast starts from empty socket buffers."""
+    while True:
+        ready = sel.select(timeout=0)
+        if not ready:
+            return
+        for key, _ in ready:
+            if isinstance(key.data, _PatchConnection):
+                key.data.sock.recv(65536)  # nothing is expected there; never leave it readable
+            elif isinstance(key.data, _Stream):
+                try:
+                    if not key.data.sock.recv(65536):
+                        key.data.state = _GONE
+                        sel.unregister(key.data.sock)
+                except (BlockingIOError, InterruptedError):
+                    pass
+                except OSError:
+                    key.data.state = _GONE
+                    sel.unregister(key.data.sock)
+
+
+def _broadcast(sel: selectors.BaseSelector, streams: list[_Stream], patch: _PatchConnection, request: bytes,
+               server: Server) -> dict[str, object]:
+    """Sends one PATCH at t0 and reads every stream until it has the `id:` of an event; the figures."""
+    live = [s for s in streams if s.state == _OPEN]
+    for stream in live:
+        stream.buf, stream.received_at, stream.event_id = b"", None, None
+    waiting = len(live)
+    lost = 0
+    server_cpu0, client_cpu0 = precise_cpu_seconds(server), own_cpu_seconds()
+    t0 = time.perf_counter()
+    patch.begin(request)
+    deadline = t0 + SSE_EVENT_TIMEOUT
+    while (waiting or patch.answered_at is None) and time.perf_counter() < deadline:
+        for key, _ in sel.select(timeout=0.2):
+            stream = key.data
+            if stream is patch:
+                patch.readable(time.perf_counter())
+                continue
+            try:
+                data = stream.sock.recv(65536)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                data = b""
+            now = time.perf_counter()
+            if not data:
+                stream.state = _GONE
+                sel.unregister(stream.sock)
+                if stream.received_at is None:
+                    waiting -= 1
+                    lost += 1
+                continue
+            if stream.received_at is not None:
+                continue
+            stream.buf += data
+            if match := _SSE_ID.search(stream.buf):
+                stream.event_id = int(match.group(1))
+                stream.received_at = now - t0
+                stream.buf = b""
+                waiting -= 1
+    t_end = time.perf_counter()
+    server_cpu1, client_cpu1 = precise_cpu_seconds(server), own_cpu_seconds()
+    wall = max(t_end - t0, 1e-9)
+    times = sorted(s.received_at for s in live if s.received_at is not None)
+    ids: dict[int, int] = {}
+    for s in live:
+        if s.event_id is not None:
+            ids[s.event_id] = ids.get(s.event_id, 0) + 1
+    event_id = max(ids, key=ids.get) if ids else None
+    figures: dict[str, object] = {
+        "streams": len(live), "received": len(times), "lost": lost, "event_id": event_id,
+        "other_ids": sum(v for k, v in ids.items() if k != event_id),
+        "patch_status": patch.status,
+        "patch_ms": None if patch.answered_at is None else (patch.answered_at - t0) * 1000,
+        "wall_s": wall,
+        "server_cpu_s": None if server_cpu0 is None or server_cpu1 is None else server_cpu1 - server_cpu0,
+        "client_cpu_s": client_cpu1 - client_cpu0,
+    }
+    if times:
+        figures.update(first_ms=times[0] * 1000, median_ms=percentile(times, 50) * 1000,
+                       p99_ms=percentile(times, 99) * 1000, last_ms=times[-1] * 1000)
+    return figures
+
+
+@benchmark("sse-streams", server="bgemu-sse", wrk=False,
+           about="--streams N (10,000) concurrent GET /v1/events streams; time for every one to get a broadcast "
+                 "event; server RSS")
+def bench_sse_streams(ctx: Context, server: Server) -> list[Result]:
+    n, broadcasts = ctx.args.streams, ctx.args.broadcasts
+    pid = server.process.pid
+    key, device = server.info["api_key"], server.info["device_id"]
+    limit = raise_descriptor_limit(n + 256)
+    if limit < n + 64:
+        print(f"  ! this process may open only {limit} descriptors (RLIMIT_NOFILE), fewer than the {n:,} streams "
+              "need: the rest will fail with EMFILE", flush=True)
+    server_limit = "?"
+    try:
+        for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+            if line.startswith("Max open files"):
+                server_limit = line.split()[3]
+    except OSError:
+        pass
+    ports = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+    sources = -(-n // SSE_STREAMS_PER_SOURCE)
+    print(f"  client RLIMIT_NOFILE {limit}, server {server_limit}; ephemeral ports {ports[0]}-{ports[1]} "
+          f"({int(ports[1]) - int(ports[0]) + 1:,}); client source addresses 127.0.0.1"
+          + (f"-127.0.0.{sources}" if sources > 1 else ""), flush=True)
+    if server_limit.isdigit() and int(server_limit) < n + 64:
+        print(f"  ! the server may open {server_limit} descriptors (its RLIMIT_NOFILE): about "
+              f"{int(server_limit) - 30:,} streams at most; for more, start this script with a higher hard limit "
+              f"(e.g. `prlimit --nofile={n + 1000}:{n + 1000}`, which needs CAP_SYS_RESOURCE)", flush=True)
+
+    rss_before, fds_before = proc_status_kib(pid, "VmRSS"), open_descriptors(pid)
+    tcp_before, threads_before = kernel_tcp_memory_kib(), thread_count(pid)
+    request = (f"GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAccept: text/event-stream\r\n"
+               f"Authorization: Bearer {key}\r\n\r\n").encode()
+    failures: dict[str, int] = {}
+    timing: dict[str, float] = {}
+    sel = selectors.EpollSelector()
+    streams: list[_Stream] = []
+    patch: _PatchConnection | None = None
+    results: list[Result] = []
+    try:
+        # The PATCH connection first: once the streams take every descriptor the server may have, it accepts
+        # nothing more (see the /healthz probe below), and the broadcasts must still be measurable.
+        patch = _PatchConnection(server.port)
+        print(f"  opening {n:,} streams ({SSE_OPEN_WINDOW} at a time) ...", flush=True)
+        server_cpu0, client_cpu0, t0 = precise_cpu_seconds(server), own_cpu_seconds(), time.perf_counter()
+        streams = _open_streams(sel, server.port, request, n, failures, timing)
+        open_s = time.perf_counter() - t0
+        server_cpu1, client_cpu1 = precise_cpu_seconds(server), own_cpu_seconds()
+        time.sleep(0.5)  # let the server settle before reading its memory
+        rss_open, hwm_open = proc_status_kib(pid, "VmRSS"), proc_status_kib(pid, "VmHWM")
+        fds_open, tcp_open, threads_open = open_descriptors(pid), kernel_tcp_memory_kib(), thread_count(pid)
+        held = len(streams)
+        # Does the server still take a new connection (the API) with all these streams open?
+        probe0 = time.perf_counter()
+        try:
+            status, _, _ = http("GET", server.base + "/healthz", timeout=3)
+            probe = f"{status} in {(time.perf_counter() - probe0) * 1000:.1f} ms"
+        except OSError as error:
+            probe = f"NO ANSWER within 3 s ({type(error).__name__})"
+        print(f"  {held:,} of {n:,} streams open in {open_s:.2f} s; server RSS {mib(rss_before):.1f} -> "
+              f"{mib(rss_open):.1f} MiB, {fds_open} descriptors; GET /healthz on a new connection: {probe}",
+              flush=True)
+        if failures:
+            print(f"  ! streams that failed to open: {failures}", flush=True)
+            if tail := server.log_tail(30):
+                print("  server log (last lines):\n" + tail, flush=True)
+        opening = Result(
+            benchmark="sse-streams", target=f"bgemu SSE, {n:,} streams asked", connections=held,
+            requests_per_second=held / open_s if open_s > 0 else None, p99_ms=None, duration_s=open_s,
+            errors=dict(failures),
+            server_cpu=None if server_cpu0 is None else (server_cpu1 - server_cpu0) / open_s,
+            wrk_cpu=(client_cpu1 - client_cpu0) / open_s)
+        opening.extra.update({
+            "streams asked": n, "streams held": held, "open time s": open_s,
+            "opened per s": held / open_s if open_s > 0 else 0.0,
+            "server CPU while opening (cores)": opening.server_cpu,
+            "client CPU while opening (cores)": opening.wrk_cpu,
+            "client time in connect() s": timing.get("connect_s", 0.0),
+            "open after s (every 5,000 streams)": ", ".join(
+                f"{k // 1000}k {timing[f'open_{k}'] - t0:.2f}" for k in range(5000, held + 1, 5000)
+                if f"open_{k}" in timing) or "-",
+            "server RSS before MiB": mib(rss_before), "server RSS with streams MiB": mib(rss_open),
+            "server RSS per stream KiB": (rss_open - rss_before) / held if held and rss_open and rss_before else None,
+            "server VmHWM MiB": mib(hwm_open),
+            "server descriptors before / open": f"{fds_before} / {fds_open}",
+            "GET /healthz on a new connection": probe,
+            "server threads before / open": f"{threads_before} / {threads_open}",
+            "kernel TCP buffers MiB before / open": f"{mib(tcp_before):.1f} / {mib(tcp_open):.1f}"
+            if tcp_before is not None and tcp_open is not None else "?",
+        })
+        results.append(opening)
+        if not held:
+            return results
+
+        sel.register(patch.sock, selectors.EVENT_READ, patch)
+        path = f"/v1/devices/{device}/conditions"
+        for index in range(broadcasts):
+            time.sleep(1)
+            patch.reopen_if_closed(sel)
+            _drain(sel)
+            body = json.dumps({"batteryLevel": 50 - index}).encode()
+            patch_request = (f"PATCH {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                             f"Authorization: Bearer {key}\r\nContent-Type: application/json\r\n"
+                             f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+            f = _broadcast(sel, streams, patch, patch_request, server)
+            received, count = f["received"], f["streams"]
+            met = bool(count and received == count and f.get("last_ms", float("inf")) <= SSE_TARGET_SECONDS * 1000)
+            line = (f"  broadcast {index + 1}: event {f['event_id']}, {received:,} of {count:,} streams")
+            if received:
+                line += (f"; first {f['first_ms']:.1f} ms, median {f['median_ms']:.1f}, p99 {f['p99_ms']:.1f}, "
+                         f"last {f['last_ms']:.1f} ms")
+            line += f"; PATCH answered in {f['patch_ms']:.1f} ms" if f["patch_ms"] is not None else "; no PATCH answer"
+            print(line + f"; target {'met' if met else 'MISSED'}", flush=True)
+            errors: dict[str, int] = {}
+            if count - received:
+                errors["streams without the event"] = count - received
+            if f["lost"]:
+                errors["streams closed during the broadcast"] = f["lost"]
+            if f["other_ids"]:
+                errors["streams that got another event id"] = f["other_ids"]
+            if f["patch_status"] != 200:
+                errors[f"PATCH answered {f['patch_status']}"] = 1
+            wall = f["wall_s"]
+            result = Result(
+                benchmark="sse-streams", target=f"broadcast {index + 1} to {count:,} streams", connections=count,
+                requests_per_second=None, p99_ms=f.get("p99_ms"), p50_ms=f.get("median_ms"), duration_s=wall,
+                errors=errors, server_cpu=None if f["server_cpu_s"] is None else f["server_cpu_s"] / wall,
+                wrk_cpu=f["client_cpu_s"] / wall)
+            result.extra.update({
+                "event id": f["event_id"], "streams received": f"{received:,} of {count:,}",
+                "first ms": f.get("first_ms"), "median ms": f.get("median_ms"), "p99 ms": f.get("p99_ms"),
+                "last ms": f.get("last_ms"), "PATCH answered ms": f["patch_ms"],
+                f"every stream within {SSE_TARGET_SECONDS:g} s": "yes" if met else "NO",
+                "server CPU s / cores": f"{f['server_cpu_s']:.3f} / {result.server_cpu:.2f}"
+                if f["server_cpu_s"] is not None else "?",
+                "client CPU s / cores": f"{f['client_cpu_s']:.3f} / {result.wrk_cpu:.2f}",
+            })
+            results.append(result)
+        rss_after = proc_status_kib(pid, "VmRSS")
+        opening.extra["server RSS after the broadcasts MiB"] = mib(rss_after)
+    finally:
+        # Close every stream (FIN, as a client going away) and see the server let go of them.
+        t_close = time.perf_counter()
+        for stream in streams:
+            if stream.state != _GONE:
+                try:
+                    sel.unregister(stream.sock)
+                except (KeyError, ValueError):
+                    pass
+            stream.sock.close()
+        if patch is not None:
+            patch.sock.close()
+        sel.close()
+        closed_s = time.perf_counter() - t_close
+    # The server notices each FIN on its loop and drops the connection and the hub's subscriber.
+    deadline = time.monotonic() + 30
+    fds_after = open_descriptors(pid)
+    while fds_before is not None and fds_after is not None and fds_after > fds_before + 2 \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+        fds_after = open_descriptors(pid)
+    released_s = time.perf_counter() - t_close
+    time.sleep(0.5)
+    rss_closed = proc_status_kib(pid, "VmRSS")
+    alive = server.process.poll() is None
+    print(f"  closed the streams in {closed_s:.2f} s; the server was back to {fds_after} descriptors after "
+          f"{released_s:.2f} s; RSS {mib(rss_closed):.1f} MiB; server {'alive' if alive else 'DEAD'}", flush=True)
+    if results:
+        results[0].extra.update({
+            "server descriptors after closing": fds_after,
+            "server released the streams after s": released_s,
+            "server RSS after closing MiB": mib(rss_closed),
+        })
+        if not alive:
+            results[0].errors["server died"] = 1
+    return results
+
+
+# --------------------------------------------------------------------------------------------------
+# advance: --devices × --apps, then POST /clock/advance on every device, one after the other
+
+def _app_body(bundle_id: str) -> dict[str, object]:
+    return {
+        "bundleId": bundle_id,
+        "infoPlist": {"UIBackgroundModes": ["fetch", "processing"],
+                      "BGTaskSchedulerPermittedIdentifiers": [f"{bundle_id}.refresh"]},
+        "behavior": {"fetch": {"completeAfter": 3, "result": "newData"},
+                     "appRefresh": {"completeAfter": 5, "result": "success", "resubmit": True,
+                                    "resubmitAfter": 900}},
+    }
+
+
+@benchmark("advance", server="bgemu-advance", wrk=False,
+           about="--devices (100) x --apps (10) with fetch + app refresh, then POST /clock/advance "
+                 "{seconds: 86400} on every device in turn")
+def bench_advance(ctx: Context, server: Server) -> list[Result]:
+    devices, apps, seconds = ctx.args.devices, ctx.args.apps, ctx.args.advance_seconds
+    client = KeepAliveClient(server.port, server.info["api_key"])
+    try:
+        print(f"  setting up {devices} devices x {apps} apps ...", flush=True)
+        cpu0, t0 = server.cpu_seconds(), time.perf_counter()
+        device_ids: list[str] = []
+        for d in range(devices):
+            device = client.call("POST", "/v1/devices", {"name": f"advance-{d}", "seed": 1})
+            base = f"/v1/devices/{device['id']}/apps"
+            for a in range(apps):
+                bundle = f"com.example.a{a}"
+                client.call("POST", base, _app_body(bundle))
+                client.call("POST", f"{base}/{bundle}/launch")
+                client.call("PUT", f"{base}/{bundle}/fetch-interval", {"interval": "minimum"})
+                client.call("POST", f"{base}/{bundle}/task-requests",
+                            {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
+                client.call("POST", f"{base}/{bundle}/background")
+            device_ids.append(device["id"])
+        setup_s = time.perf_counter() - t0
+        cpu1 = server.cpu_seconds()
+        setup_requests = client.requests
+        print(f"  set up in {setup_s:.2f} s ({setup_requests:,} requests, {setup_requests / setup_s:,.0f}/s)",
+              flush=True)
+
+        print(f"  advancing each device's clock by {seconds:,} s, one device after the other ...", flush=True)
+        times: list[float] = []
+        emitted: list[int] = []
+        rss0 = proc_status_kib(server.process.pid, "VmRSS")
+        busy0, client0 = machine_busy_seconds(), own_cpu_seconds()
+        cpu2, t1 = server.cpu_seconds(), time.perf_counter()
+        for device_id in device_ids:
+            start = time.perf_counter()
+            answer = client.call("POST", f"/v1/devices/{device_id}/clock/advance", {"seconds": seconds})
+            times.append(time.perf_counter() - start)
+            emitted.append(int(answer["eventsEmitted"]))
+        total_s = time.perf_counter() - t1
+        cpu3 = server.cpu_seconds()
+        busy1, client1 = machine_busy_seconds(), own_cpu_seconds()
+        rss1 = proc_status_kib(server.process.pid, "VmRSS")
+    finally:
+        client.close()
+    database = Path(server.info["database"])
+    db_bytes = sum(p.stat().st_size for p in (database, Path(str(database) + "-wal")) if p.exists())
+    ordered = sorted(times)
+    events = sum(emitted)
+    server_cpu = None if cpu2 is None or cpu3 is None else (cpu3 - cpu2) / total_s
+    client_cpu = (client1 - client0) / total_s
+    other_cpu = None if busy0 is None or busy1 is None or server_cpu is None else max(
+        0.0, (busy1 - busy0) / total_s - server_cpu - client_cpu)
+    if other_cpu is not None and other_cpu > OTHER_CPU_WARNING:
+        print(f"  ! {other_cpu:.2f} cores went to other work while advancing: the times are skewed", flush=True)
+    print(f"  {devices} advances in {total_s:.3f} s: mean {sum(times) / len(times) * 1000:.1f} ms, "
+          f"p50 {percentile(ordered, 50) * 1000:.1f}, p99 {percentile(ordered, 99) * 1000:.1f}, "
+          f"max {ordered[-1] * 1000:.1f} ms; {events:,} events, {events / total_s:,.0f} events/s"
+          + (f"; server {server_cpu:.2f} cores" if server_cpu is not None else ""), flush=True)
+    result = Result(
+        benchmark="advance", target=f"advance {seconds:,} s, {devices} devices x {apps} apps", connections=1,
+        requests_per_second=devices / total_s, p99_ms=percentile(ordered, 99) * 1000,
+        p50_ms=percentile(ordered, 50) * 1000, requests=devices, duration_s=total_s, server_cpu=server_cpu,
+        wrk_cpu=client_cpu, other_cpu=other_cpu)
+    result.extra.update({
+        "setup s": setup_s, "setup requests": setup_requests,
+        "setup server CPU (cores)": None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / setup_s,
+        "advance total s": total_s,
+        "per device mean ms": sum(times) / len(times) * 1000,
+        "per device p50 ms": percentile(ordered, 50) * 1000,
+        "per device p99 ms": percentile(ordered, 99) * 1000,
+        "per device max ms": ordered[-1] * 1000,
+        "per device min ms": ordered[0] * 1000,
+        "events emitted": events,
+        "events per device min / max": f"{min(emitted):,} / {max(emitted):,}",
+        "events per s": events / total_s,
+        "server CPU while advancing (cores)": server_cpu,
+        "client CPU / other work (cores)": f"{client_cpu:.2f} / "
+                                           + (f"{other_cpu:.2f}" if other_cpu is not None else "?"),
+        "server RSS before / after MiB": f"{mib(rss0):.1f} / {mib(rss1):.1f}" if rss0 and rss1 else "?",
+        "database + WAL MiB": db_bytes / 1024 / 1024,
+    })
+    return [result]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -413,9 +1129,9 @@ def ensure_wrk() -> None:
 def build(selected: list[Benchmark]) -> None:
     servers = {b.server for b in selected}
     steps = []
-    if "bgemu" in servers:
+    if any(SERVER_BINARIES[s] == BGEMU_BINARY for s in servers):
         steps.append(("bgemu (release)", ["swift", "build", "-c", "release", "--product", "bgemu"]))
-    if "hummingbird" in servers:
+    if any(SERVER_BINARIES[s] == HB_BINARY for s in servers):
         steps.append(("hb-healthz (release; the first build takes several minutes)",
                       ["swift", "build", "-c", "release", "--package-path", str(HB_PACKAGE),
                        "--scratch-path", str(HB_SCRATCH)]))
@@ -495,11 +1211,26 @@ def machine() -> dict[str, str]:
     }
 
 
-def report(results: list[Result], info: dict[str, str], duration: int) -> dict[str, float]:
+def report(results: list[Result], info: dict[str, str], duration: int,
+           wrk_names: set[str] | None = None) -> dict[str, float]:
     print()
     print(f"Machine: {info['nproc']} cores, {info['cpu']}; {info['kernel']}; {info['swift']}; {info['wrk']}")
     print(f"Before the runs: load average {info['load_before']}, CPU {info['cpu_busy_before']} busy "
           "(over 1 s, with no benchmark running)")
+    # Benchmarks that are not wrk runs (sse-streams, advance) print their figures as a list each, below.
+    others = [r for r in results if wrk_names is not None and r.benchmark not in wrk_names]
+    results = [r for r in results if r not in others]
+    for r in others:
+        print()
+        errors = ", ".join(f"{k} {v}" for k, v in r.errors.items()) or "none"
+        print(f"{r.benchmark}: {r.target}   (errors: {errors})")
+        for key, value in r.extra.items():
+            shown = f"{value:,.2f}" if isinstance(value, float) else (
+                f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value))
+            print(f"  {key:<38} {shown}")
+    if not results:
+        return {}
+    print()
     print(f"wrk -t{WRK_THREADS} --latency, {duration} s per run after a {WARMUP_SECONDS} s warm-up. "
           "wrk runs on the same cores as the server, so it takes part of the CPU the server could use:")
     print("the figures compare servers on this machine; they are not the servers' capacity.")
@@ -566,9 +1297,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              f"{OTHER_CPU_WARNING} cores during it; the cleanest attempt is kept (default 2)")
     parser.add_argument("--bgemu-threads", type=int, metavar="N",
                         help="pass --threads N to bgemu (default: its own, one event loop per core)")
+    sse = parser.add_argument_group("sse-streams")
+    sse.add_argument("--streams", type=int, default=10_000, metavar="N",
+                     help="concurrent event streams to open (default 10000)")
+    sse.add_argument("--broadcasts", type=int, default=3, metavar="N",
+                     help="events to broadcast to every stream, one at a time (default 3)")
+    sse.add_argument("--sse-heartbeat", type=float, metavar="SECONDS",
+                     help="pass --sse-heartbeat SECONDS to that bgemu (default: its own, 15 s)")
+    advance = parser.add_argument_group("advance")
+    advance.add_argument("--devices", type=int, default=100, metavar="N", help="devices to create (default 100)")
+    advance.add_argument("--apps", type=int, default=10, metavar="N", help="apps per device (default 10)")
+    advance.add_argument("--advance-seconds", type=int, default=86_400, metavar="S",
+                         help="virtual seconds each device's clock advances (default 86400; at most 30 days)")
     args = parser.parse_args(argv)
     if args.duration < 1:
         parser.error("--duration must be at least 1")
+    if args.streams < 1 or args.broadcasts < 1 or args.devices < 1 or args.apps < 0:
+        parser.error("--streams, --broadcasts and --devices must be at least 1, --apps at least 0")
+    if not 1 <= args.advance_seconds <= 30 * 86_400:
+        parser.error("--advance-seconds must be between 1 and 2592000 (30 days)")
     return args
 
 
@@ -599,11 +1346,12 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGHUP, _terminate)
 
-    ensure_wrk()
+    if any(b.wrk for b in selected):
+        ensure_wrk()
     if not args.no_build:
         build(selected)
     for b in selected:
-        binary = BGEMU_BINARY if b.server == "bgemu" else HB_BINARY
+        binary = SERVER_BINARIES[b.server]
         if not binary.exists():
             sys.exit(f"{binary} is missing: run without --no-build")
 
@@ -644,7 +1392,7 @@ def main(argv: list[str]) -> int:
     finally:
         ctx.cleanup()
 
-    ratios = report(results, info, args.duration)
+    ratios = report(results, info, args.duration, {b.name for b in selected if b.wrk})
     if args.json:
         payload = {
             "machine": info,
@@ -657,7 +1405,9 @@ def main(argv: list[str]) -> int:
         }
         Path(args.json).write_text(json.dumps(payload, indent=2) + "\n")
         print(f"\nwrote {args.json}")
-    return 1 if any(r.errors or r.requests_per_second is None for r in results) else 0
+    wrk_benchmarks = {b.name for b in selected if b.wrk}
+    return 1 if any(r.errors or (r.benchmark in wrk_benchmarks and r.requests_per_second is None)
+                    for r in results) else 0
 
 
 if __name__ == "__main__":
