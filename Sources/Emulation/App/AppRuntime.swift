@@ -31,6 +31,10 @@ public struct AppRuntime: Sendable, Codable, Equatable {
 
     public var openTasks: [BackgroundTask] { backgroundTasks.filter(\.isOpen) }
     public var openRuns: [Run] { runs.filter(\.isOpen) }
+    /// Whether a task is open, without copying the list (the clock's advance asks often).
+    public var hasOpenTask: Bool { backgroundTasks.contains(where: \.isOpen) }
+    /// Whether a run is open, without copying the history.
+    public var hasOpenRun: Bool { runs.contains(where: \.isOpen) }
 }
 
 /// An app's budget of discretionary launches for one virtual day (R27).

@@ -155,7 +155,7 @@ extension DeviceEngine {
     func isHeld(_ i: Int) -> Bool {
         let runtime = device.apps[i].runtime
         if let grace = runtime.lifecycleGraceEndsAt, grace > now { return true }
-        return !runtime.openTasks.isEmpty || !runtime.openRuns.isEmpty
+        return runtime.hasOpenTask || runtime.hasOpenRun
     }
 
     /// Suspends a background app that nothing holds any more (R2, R13, R23).

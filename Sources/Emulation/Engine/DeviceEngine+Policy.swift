@@ -49,7 +49,8 @@ extension DeviceEngine {
         candidates += app.runtime.taskRequests.filter { $0.kind == .appRefresh }.map(Candidate.request)
         if app.manifest.declares(.fetch), app.runtime.fetchInterval != .never { candidates.append(.fetch) }
         let reason = atPredictedUse ? "predictedUsage" : "opportunity"
-        for candidate in candidates where conditions(i, candidate, atPredictedUse: atPredictedUse).allSatisfy(\.met) {
+        for candidate in candidates
+        where conditions(i, candidate, atPredictedUse: atPredictedUse, explain: false).allSatisfy(\.met) {
             switch candidate {
             case .request(let request):
                 if request.kind == .appRefresh { consumeBudget(i) }
@@ -65,66 +66,69 @@ extension DeviceEngine {
     }
 
     /// The conditions of R15–R28 for a candidate, in the order the system weighs them (R25).
+    /// With `explain: false` (the opportunity's own check) the details are left empty: formatting them is most of
+    /// the cost, and nobody reads them there.
     func conditions(
-        _ i: Int, _ candidate: Candidate, atPredictedUse: Bool, explainPrediction: VirtualInstant? = nil
+        _ i: Int, _ candidate: Candidate, atPredictedUse: Bool, explainPrediction: VirtualInstant? = nil,
+        explain: Bool = true
     ) -> [EligibilityCondition] {
         let app = device.apps[i]
         let c = device.conditions
-        var list: [EligibilityCondition] = []
+        var list = ConditionList(explain: explain)
         var isProcessing = false
         switch candidate {
         case .request(let request):
             isProcessing = request.kind == .processing
-            list.append(.init("permitted", "R15",
+            list.add("permitted", "R15",
                               app.manifest.permittedIdentifiers.contains(request.identifier) && app.manifest.declares(request.kind.requiredMode),
-                              "identifier permitted and mode \(request.kind.requiredMode.rawValue) declared"))
-            list.append(.init("launchHandlerRegistered", "R16", app.launchHandlers.contains(request.identifier),
-                              "BGTaskScheduler.register was called for it at launch"))
+                              "identifier permitted and mode \(request.kind.requiredMode.rawValue) declared")
+            list.add("launchHandlerRegistered", "R16", app.launchHandlers.contains(request.identifier),
+                              "BGTaskScheduler.register was called for it at launch")
             let begin = request.earliestBeginDate
-            list.append(.init("earliestBeginDate", "R19", begin.map { $0 <= now } ?? true,
-                              begin.map { "not before \($0)" } ?? "no earliest begin date"))
+            list.add("earliestBeginDate", "R19", begin.map { $0 <= now } ?? true,
+                              begin.map { "not before \($0)" } ?? "no earliest begin date")
             if request.requiresNetworkConnectivity {
-                list.append(.init("networkAvailable", "R20", c.network != .none, "network is \(c.network.rawValue)"))
+                list.add("networkAvailable", "R20", c.network != .none, "network is \(c.network.rawValue)")
             }
             if request.requiresExternalPower {
-                list.append(.init("externalPower", "R20", c.charging, c.charging ? "charging" : "not charging"))
+                list.add("externalPower", "R20", c.charging, c.charging ? "charging" : "not charging")
             }
             if isProcessing {
-                list.append(.init("deviceIdle", "R20", c.locked && !c.userActive,
-                                  "processing runs only while the device is locked and the user is not active"))
+                list.add("deviceIdle", "R20", c.locked && !c.userActive,
+                                  "processing runs only while the device is locked and the user is not active")
             }
         case .fetch:
             let interval = app.runtime.fetchInterval
             let spacing: VirtualDuration = if case .seconds(let s) = interval { s } else { .seconds(0) }
             let due = app.runtime.lastFetchAt.map { $0 + spacing <= now } ?? true
-            list.append(.init("fetchMode", "R28", app.manifest.declares(.fetch) && policy.appRefreshRun != nil,
-                              policy.appRefreshRun == nil ? "background fetch exists from iOS 7" : "the fetch background mode"))
-            list.append(.init("fetchInterval", "R28", interval != .never && due, "minimum background fetch interval"))
+            list.add("fetchMode", "R28", app.manifest.declares(.fetch) && policy.appRefreshRun != nil,
+                              policy.appRefreshRun == nil ? "background fetch exists from iOS 7" : "the fetch background mode")
+            list.add("fetchInterval", "R28", interval != .never && due, "minimum background fetch interval")
         }
-        list.append(.init("notInForeground", "R3", !(app.state == .active || app.state == .inactive),
-                          "the system launches apps into the background only"))
-        list.append(.init("batteryNotCritical", "R25", c.batteryLevel > policy.criticalBatteryLevel || c.charging,
-                          "battery \(c.batteryLevel) %, critical at \(policy.criticalBatteryLevel) % unless charging"))
-        list.append(.init("lowPowerModeOff", "R18", !c.lowPowerMode, "Low Power Mode turns Background App Refresh off"))
-        list.append(.init("backgroundAppRefreshDevice", "R18", c.backgroundAppRefresh, "the device's switch"))
-        list.append(.init("backgroundAppRefreshApp", "R18", app.settings.backgroundAppRefresh, "the app's switch"))
+        list.add("notInForeground", "R3", !(app.state == .active || app.state == .inactive),
+                          "the system launches apps into the background only")
+        list.add("batteryNotCritical", "R25", c.batteryLevel > policy.criticalBatteryLevel || c.charging,
+                          "battery \(c.batteryLevel) %, critical at \(policy.criticalBatteryLevel) % unless charging")
+        list.add("lowPowerModeOff", "R18", !c.lowPowerMode, "Low Power Mode turns Background App Refresh off")
+        list.add("backgroundAppRefreshDevice", "R18", c.backgroundAppRefresh, "the device's switch")
+        list.add("backgroundAppRefreshApp", "R18", app.settings.backgroundAppRefresh, "the app's switch")
         if !isProcessing {
             let predicted = explainPrediction ?? (atPredictedUse ? nil : nextPredictedLaunch(i))
-            list.append(.init("usagePrediction", "R26", atPredictedUse || predicted == nil,
-                              predicted.map { "held for the predicted use; launches at \($0)" } ?? "no usage pattern to wait for"))
+            list.add("usagePrediction", "R26", atPredictedUse || predicted == nil,
+                              predicted.map { "held for the predicted use; launches at \($0)" } ?? "no usage pattern to wait for")
         }
-        list.append(.init("notForceQuit", "R25", !app.runtime.forceQuit, "force-quit apps wait for the user to launch them (R5)"))
+        list.add("notForceQuit", "R25", !app.runtime.forceQuit, "force-quit apps wait for the user to launch them (R5)")
         if !isProcessing {
             let used = budgetUsed(i)
             let budget = dailyBudget(i)
-            list.append(.init("budget", "R27", used < budget, "\(used) of \(budget) discretionary launches used today"))
+            list.add("budget", "R27", used < budget, "\(used) of \(budget) discretionary launches used today")
         }
         let spacing = policy.minimumLaunchSpacing
         let last = app.runtime.lastDiscretionaryLaunchAt
-        list.append(.init("rateLimit", "R25", last.map { $0 + spacing <= now } ?? true,
-                          last.map { "last discretionary launch at \($0)" } ?? "no launch yet"))
-        list.append(.init("noOpenRun", "R25", app.runtime.openRuns.isEmpty, "one discretionary run at a time per app"))
-        return list
+        list.add("rateLimit", "R25", last.map { $0 + spacing <= now } ?? true,
+                          last.map { "last discretionary launch at \($0)" } ?? "no launch yet")
+        list.add("noOpenRun", "R25", !app.runtime.hasOpenRun, "one discretionary run at a time per app")
+        return list.items
     }
 
     /// `setMinimumBackgroundFetchInterval` (R28).
