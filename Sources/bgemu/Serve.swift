@@ -29,6 +29,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds between keep-alive comments on event streams (env BGEMU_SSE_HEARTBEAT). [default: 15]")
     var sseHeartbeat: Double?
 
+    @Option(help: "Most event streams open at once; more are refused with 503 (env BGEMU_MAX_STREAMS). [default: 16384]")
+    var maxStreams: Int?
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ServiceConfiguration(
@@ -40,7 +43,8 @@ struct Serve: ParsableCommand {
             publicDirectory: publicDirectory ?? environment["BGEMU_PUBLIC"] ?? "Public",
             threads: try threads ?? environment["BGEMU_THREADS"].map(Self.parseThreads),
             logLevel: logLevel ?? environment["BGEMU_LOG_LEVEL"] ?? "info",
-            sseHeartbeat: try sseHeartbeat ?? environment["BGEMU_SSE_HEARTBEAT"].map(Self.parseHeartbeat) ?? 15)
+            sseHeartbeat: try sseHeartbeat ?? environment["BGEMU_SSE_HEARTBEAT"].map(Self.parseHeartbeat) ?? 15,
+            maxStreams: try maxStreams ?? environment["BGEMU_MAX_STREAMS"].map(Self.parseMaxStreams) ?? 16_384)
         try Service(configuration: configuration).run()
     }
 
@@ -65,7 +69,15 @@ struct Serve: ParsableCommand {
         return seconds
     }
 
+    static func parseMaxStreams(_ text: String) throws -> Int {
+        guard let count = Int(text), count >= 1 else {
+            throw ValidationError("BGEMU_MAX_STREAMS must be a positive whole number, not \"\(text)\".")
+        }
+        return count
+    }
+
     func validate() throws {
+        if let maxStreams, maxStreams < 1 { throw ValidationError("--max-streams must be at least 1.") }
         if let sseHeartbeat, !(0.1...3600).contains(sseHeartbeat) {
             throw ValidationError("--sse-heartbeat must be from 0.1 to 3600 seconds.")
         }

@@ -25,7 +25,7 @@ struct Service {
         // The hub reads the latest event id when it is made: before anything commits events.
         let hub = EventHub(
             store: SQLiteEventStore(database: database), heartbeatInterval: .milliseconds(Int(configuration.sseHeartbeat * 1000)),
-            logger: logger)
+            maximumStreams: configuration.maxStreams, logger: logger)
         let deviceStore = SQLiteDeviceStore(database: database)
         let devices = DeviceService(store: deviceStore, publish: { hub.publish($0) })
         let environment = APIEnvironment(

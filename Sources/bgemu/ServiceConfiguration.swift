@@ -13,10 +13,12 @@ struct ServiceConfiguration {
     var logLevel: Logger.Level
     /// Seconds between keep-alive comments on event streams.
     var sseHeartbeat: Double
+    /// Most event streams open at once.
+    var maxStreams: Int
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String,
-        threads: Int?, logLevel: String, sseHeartbeat: Double
+        threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -30,5 +32,6 @@ struct ServiceConfiguration {
         self.threads = threads
         self.logLevel = level
         self.sseHeartbeat = sseHeartbeat
+        self.maxStreams = maxStreams
     }
 }

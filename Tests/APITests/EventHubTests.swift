@@ -110,6 +110,7 @@ import Testing
         commit(hub, tenant: "a", ["one"])
         let lost = store.record(tenantId: "a", deviceId: "d", [testEvent("never published")])
         commit(hub, tenant: "a", ["three"])
+        #expect(writer.wait { $0.eventIds == [1] })
         #expect(writer.eventIds == [1])  // 3 waits for 2
         #expect(writer.wait { $0.eventIds == [1, 3] })
         hub.publish(lost)  // too late for live streams: dropped, not sent out of order

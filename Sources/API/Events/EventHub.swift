@@ -34,6 +34,12 @@ public final class EventHub: Sendable {
     let replayQueues: [DispatchQueue]
     /// Events per page of a replay.
     static let replayPageSize = 500
+    /// The most streams open at once; past it a new stream is refused with `503` so that streams can never use
+    /// up the process's file descriptors and lock the API (health probes included) out.
+    public let maximumStreams: Int
+    /// Where delivery runs: off the publishing request's thread, so that a request that records an event is
+    /// answered without waiting for the fan-out to thousands of streams.
+    let deliveryQueue = DispatchQueue(label: "bgemu.events.delivery")
 
     struct HubState {
         var sequencer: EventSequencer
@@ -62,9 +68,10 @@ public final class EventHub: Sendable {
     ///   - gapTimeout: how long a published event waits for a smaller id not published yet.
     public init(
         store: any EventStore, heartbeatInterval: Duration = .seconds(15), retryMilliseconds: Int = 2000,
-        gapTimeout: Duration = .seconds(1), replayWorkers: Int = 2, logger: Logger
+        gapTimeout: Duration = .seconds(1), replayWorkers: Int = 2, maximumStreams: Int = 16_384, logger: Logger
     ) {
         self.store = store
+        self.maximumStreams = maximumStreams
         self.heartbeatInterval = heartbeatInterval
         self.retryMilliseconds = retryMilliseconds
         self.gapTimeout = gapTimeout
@@ -86,8 +93,8 @@ public final class EventHub: Sendable {
 
     /// Delivers events that were just committed (any tenants, any order) to the open streams.
     ///
-    /// Call it after **every** commit that recorded events, with what the store answered, before answering the
-    /// request; it never blocks on a client. An id that is never published holds back later events for
+    /// Call it after **every** commit that recorded events, with what the store answered; it never blocks on a
+    /// client, and the delivery itself runs on the hub's delivery queue. An id that is never published holds back later events for
     /// `gapTimeout`, then is skipped on live streams (it stays in the store).
     public func publish(_ events: [RecordedEvent]) {
         guard !events.isEmpty else { return }
@@ -102,8 +109,11 @@ public final class EventHub: Sendable {
             logger.warning("Event hub: events published twice or too late for live streams: \(outcome.late)")
         }
         if scheduleCheck { scheduleGapCheck(after: gapTimeout) }
-        deliverOutbox()
+        deliveryQueue.async { self.deliverOutbox() }
     }
+
+    /// Whether one more stream may open (see `maximumStreams`).
+    public var acceptsStreams: Bool { subscriberCount < maximumStreams }
 
     /// Delivers the outbox unless another thread is at it (which then delivers what was just added too).
     func deliverOutbox() {

@@ -27,6 +27,12 @@ enum EventRoutes {
     ) throws -> HTTPResponse {
         let query = try EventQuery(request, pathDeviceId: deviceId)
         if AcceptNegotiation.prefersEventStream(request) {
+            guard hub.acceptsStreams else {
+                throw HTTPProblem(
+                    status: .serviceUnavailable, code: "tooManyStreams",
+                    detail: "This instance holds \(hub.maximumStreams) event streams already; retry later.",
+                    headers: ["Retry-After": "5"])
+            }
             return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: try EventQuery.lastEventId(request))
         }
         // A page, oldest first; one more event is read to know whether there is a next page.
