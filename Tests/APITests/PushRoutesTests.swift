@@ -30,6 +30,13 @@ import Testing
         return api.send(.post, "/v1/devices/\(device)/push", key: key, body: Array(payload.utf8), headers: headers)
     }
 
+    func duplicated() -> TestResponse {
+        var headers = HTTPHeaders()
+        headers.add("apns-topic", bundle)
+        headers.add("apns-topic", bundle)
+        return api.send(.post, "/v1/devices/\(device)/push", key: key, body: Array(Self.silent.utf8), headers: headers)
+    }
+
     @Test func eachApnsReasonWordWithItsStatus() {
         let big = #"{"aps":{"content-available":1},"x":""# + String(repeating: "a", count: 4100) + #""}"#
         let cases: [(TestResponse, Int, String)] = [
@@ -44,6 +51,7 @@ import Testing
             (push(headers: ["apns-expiration": "-1"]), 400, "BadExpirationDate"),
             (push(headers: ["apns-collapse-id": String(repeating: "x", count: 65)]), 400, "BadCollapseId"),
             (push(headers: ["apns-id": "42"]), 400, "BadMessageId"),
+            (duplicated(), 400, "DuplicateHeaders"),
         ]
         for (response, status, reason) in cases {
             #expect(response.status == status, "\(reason)")

@@ -5,9 +5,15 @@ import HTTPServer
 /// `POST /v1/devices/{deviceId}/push`: APNs delivers a push to the device (R29–R31). The body is the APNs
 /// payload (or a `simctl push` file), the `apns-*` headers are APNs's.
 enum PushRoutes {
+    /// The headers APNs reads; each may come once (APNs answers `DuplicateHeaders` otherwise).
+    static let headerNames = ["apns-id", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id"]
+
     static func register(on router: inout Router, _ env: APIEnvironment) {
         router.post("/v1/devices/{deviceId}/push") { request, context in
             let apnsId = request.headers["apns-id"] ?? UUID().uuidString
+            if let twice = headerNames.first(where: { request.headers.values($0).count > 1 }) {
+                throw Problems.push(PushRejection(400, "DuplicateHeaders", "\(twice) is sent more than once."), apnsId: apnsId)
+            }
             let push = PushRequest(
                 apnsId: apnsId, payload: request.body, topic: request.headers["apns-topic"],
                 pushType: request.headers["apns-push-type"], priority: request.headers["apns-priority"],

@@ -6,6 +6,7 @@ import Foundation
 ///
 /// | Check                                                       | Status | Reason              |
 /// |-------------------------------------------------------------|--------|---------------------|
+/// | an `apns-*` header sent twice (checked by the API)          | 400    | `DuplicateHeaders`  |
 /// | `apns-id` is not a canonical UUID                           | 400    | `BadMessageId`      |
 /// | the payload is empty                                        | 400    | `PayloadEmpty`      |
 /// | the payload is over 4096 bytes                              | 413    | `PayloadTooLarge`   |
