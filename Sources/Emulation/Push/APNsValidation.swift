@@ -63,7 +63,7 @@ public enum APNsValidation {
         }
         let (title, body) = alertText(aps["alert"])
         return Push(
-            apnsId: request.apnsId.uppercased(), bundleId: topic, pushType: pushType, priority: priority,
+            apnsId: request.apnsId, bundleId: topic, pushType: pushType, priority: priority,
             expiration: expiration, deliverNowOrNever: nowOrNever, collapseId: request.collapseId,
             contentAvailable: contentAvailable, alerting: pushType == .alert && hasAlert, title: title, body: body,
             receivedAt: now)
