@@ -101,6 +101,16 @@ struct PushRuleTests {
         #expect(engine.events(.runStarted).first?.data["kind"] == "remoteNotification")
     }
 
+    @Test func R30_aCriticallyLowBatteryDefersUnlessCharging() throws {
+        var engine = engine(conditions: DeviceConditions(batteryLevel: 10))
+        #expect(try engine.receivePush(Self.request(id: 1)).reason == "batteryCritical")
+        var charging = engine.device.conditions
+        charging.charging = true
+        engine.setConditions(charging)
+        #expect(engine.events(.pushDelivered).count == 1)
+        #expect(try engine.receivePush(Self.request(id: 2)).kind == .delivered)
+    }
+
     @Test func R30_aDeadlineOfNowOrNeverIsDroppedRatherThanDeferred() throws {
         var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
         #expect(try engine.receivePush(Self.request(expiration: "0")).reason == "expired")
