@@ -42,6 +42,13 @@ enum Problems {
         HTTPProblem(status: .conflict, code: code, detail: detail)
     }
 
+    /// APNs refuses a push: its status and its `reason` word as the code, with the `apns-id` header (R29).
+    static func push(_ rejection: PushRejection, apnsId: String) -> HTTPProblem {
+        HTTPProblem(
+            status: HTTPStatus(code: rejection.status), code: rejection.reason, detail: rejection.detail,
+            headers: ["apns-id": apnsId])
+    }
+
     /// The problem an error thrown by a handler becomes, or nil when it is not a known kind (a 500 then).
     static func problem(for error: any Error) -> HTTPProblem? {
         switch error {

@@ -21,6 +21,10 @@ public struct AppRuntime: Sendable, Codable, Equatable {
     /// The last discretionary launch, for rate limiting (R25).
     public var lastDiscretionaryLaunchAt: VirtualInstant?
     public var budget = LaunchBudget()
+    /// Deferred pushes and recent background deliveries (R30); nil until the first push.
+    public var pushes: AppPushes?
+    /// Pending local notifications, soonest first (R40); nil until the first one.
+    public var notifications: [LocalNotification]?
 
     public init() {}
 

@@ -33,6 +33,7 @@ extension Profile {
         .duration("predictionLead", \.predictionLead, 0...7200),
         .count("predictionMinimumDays", \.predictionMinimumDays, 1...30),
         .duration("minimumLaunchSpacing", \.minimumLaunchSpacing, 0...86_400),
+        .count("backgroundPushesPerHour", \.backgroundPushesPerHour, 0...1000),
     ]
 
     public static func tunable(named name: String) -> ProfileTunable? { tunables.first { $0.name == name } }

@@ -37,6 +37,9 @@ public struct Profile: Sendable, Equatable {
     public var predictionMinimumDays: Int
     /// The least time between two discretionary launches of one app: rate limiting (R25).
     public var minimumLaunchSpacing: VirtualDuration
+    /// Background pushes an app gets per hour before the rest are deferred (R30). Apple: "don't try to send more
+    /// than two or three per hour" ("Pushing background updates to your App").
+    public var backgroundPushesPerHour: Int = 3
 
     public static let ios13 = Profile(
         name: "ios13", backgroundTaskAllowance: .seconds(30), expirationWarning: .seconds(5),

@@ -37,6 +37,7 @@ extension DeviceEngine {
                 }
             }
         }
+        deliverDeferredPushes()  // R30: the power-aware policy may allow now
     }
 
     /// Replaces the device's policy overrides (validated by the caller with `Profile.validate`).

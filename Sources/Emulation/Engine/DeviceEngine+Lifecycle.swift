@@ -14,6 +14,7 @@ extension DeviceEngine {
         } else {
             bringToForeground(i)
         }
+        deliverDeferredPushes(i, userLaunch: true)  // R30
     }
 
     /// The user returns to a running or suspended app (app switcher). A terminated app must be launched.
@@ -27,6 +28,7 @@ extension DeviceEngine {
             background(allBut: bundleId, cause: "appSwitch")
             recordUserLaunch(i)
             bringToForeground(i)
+            deliverDeferredPushes(i, userLaunch: true)  // R30
         }
     }
 
@@ -50,6 +52,7 @@ extension DeviceEngine {
             setState(i, .inactive, cause: "forceQuit")
         }
         device.apps[i].runtime.forceQuit = true
+        dropDeferredPushes(i, reason: "forceQuit")  // R31
         if wasRunning {
             terminate(i, reason: "forceQuit", tellApp: device.apps[i].isRunning)
         } else {

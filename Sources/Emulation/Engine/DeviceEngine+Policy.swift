@@ -34,6 +34,7 @@ extension DeviceEngine {
     mutating func opportunity() {
         scheduleNextOpportunity()
         for i in device.apps.indices { tryDiscretionaryLaunch(i, atPredictedUse: false) }
+        deliverDeferredPushes()  // R30
     }
 
     /// R26: shortly before the user usually opens the app, its refresh (or fetch) may run.

@@ -23,11 +23,14 @@ public struct DeviceTimer: Sendable, Codable, Equatable {
         case opportunity
         /// Shortly before the user usually opens the app: its refresh may run (R26).
         case predictedUsage(bundleId: String)
+        /// A local notification's fire date (R40).
+        case localNotification(bundleId: String, identifier: String)
 
         var bundleId: String? {
             switch self {
             case .lifecycleGraceEnd(let b), .allowanceWarning(let b), .allowanceEnd(let b), .predictedUsage(let b): b
             case .runDeadline(let b, _), .runGraceEnd(let b, _), .scriptedRunCompletion(let b, _), .scriptedTaskEnd(let b, _): b
+            case .localNotification(let b, _): b
             case .opportunity: nil
             }
         }

@@ -49,4 +49,13 @@ public struct EventType: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let runCompleted = EventType("run.completed")
     public static let runExpired = EventType("run.expired")
     public static let fetchIntervalChanged = EventType("fetch.intervalChanged")
+    public static let pushReceived = EventType("push.received")
+    public static let pushDelivered = EventType("push.delivered")
+    public static let pushDeferred = EventType("push.deferred")
+    public static let pushCoalesced = EventType("push.coalesced")
+    public static let pushDropped = EventType("push.dropped")
+    public static let notificationScheduled = EventType("notification.scheduled")
+    public static let notificationDelivered = EventType("notification.delivered")
+    public static let notificationDropped = EventType("notification.dropped")
+    public static let notificationCancelled = EventType("notification.cancelled")
 }

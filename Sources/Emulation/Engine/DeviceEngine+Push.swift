@@ -1,0 +1,129 @@
+/// Remote notifications: APNs's checks, the power-aware delivery of background pushes, coalescing and
+/// throttling, and the wake-up run (R29–R31).
+extension DeviceEngine {
+    /// APNs hands a push to the device. A push APNs would refuse throws `PushRejection` and leaves no trace.
+    public mutating func receivePush(_ request: PushRequest) throws(PushRejection) -> PushOutcome {
+        let push = try APNsValidation.validate(request, now: now)
+        guard let i = device.appIndex(push.bundleId) else {
+            throw PushRejection(400, "BadTopic", "apns-topic \(push.bundleId) names no app installed on the device.")
+        }
+        emit(.pushReceived, bundleId: push.bundleId, data: [
+            "apnsId": .string(push.apnsId), "pushType": .string(push.pushType.rawValue), "priority": .int(Int64(push.priority)),
+            "contentAvailable": .bool(push.contentAvailable), "alert": .bool(push.alerting),
+            "collapseId": .optional(push.collapseId), "expiration": push.expiration.map(EventValue.instant) ?? .null,
+        ])
+        var notified = false
+        if push.alerting {
+            deliverNotification(i, source: "remote", identifier: push.apnsId, title: push.title, body: push.body)
+            notified = true
+        }
+        var outcome: PushOutcome
+        if push.contentAvailable {
+            outcome = wake(i, push)
+        } else if notified {
+            outcome = PushOutcome(apnsId: push.apnsId, kind: .delivered)
+            emit(.pushDelivered, bundleId: push.bundleId, data: ["apnsId": .string(push.apnsId), "runId": .null])
+        } else {
+            outcome = drop(i, push, reason: "noContentAvailable")
+        }
+        outcome.notificationDelivered = notified
+        return outcome
+    }
+
+    /// R29–R31: a push with `content-available: 1` wakes the app now, is deferred, or is dropped.
+    private mutating func wake(_ i: Int, _ push: Push) -> PushOutcome {
+        if let reason = dropReason(i, push) { return drop(i, push, reason: reason) }
+        guard let reason = deferralReason(i) else { return deliver(i, push, reason: "push") }
+        if push.deliverNowOrNever { return drop(i, push, reason: "expired") }
+        return deferPush(i, push, reason: reason)
+    }
+
+    /// Why a wake-up can never happen, whatever the power: nil when it can.
+    private func dropReason(_ i: Int, _ push: Push) -> String? {
+        let app = device.apps[i]
+        if policy.appRefreshRun == nil { return "unsupportedOS" }  // content-available came with iOS 7
+        if !app.manifest.declares(.remoteNotification) { return "modeMissing" }  // R29
+        if app.runtime.forceQuit { return "forceQuit" }  // R31
+        if push.isExpired(at: now) { return "expired" }
+        if !device.conditions.backgroundAppRefresh || !app.settings.backgroundAppRefresh { return "backgroundAppRefreshOff" }
+        return nil
+    }
+
+    /// R30: the power-aware policy; nil when a background push may be delivered now.
+    private func deferralReason(_ i: Int) -> String? {
+        let c = device.conditions
+        if c.lowPowerMode { return "lowPowerMode" }
+        if c.batteryLevel <= policy.criticalBatteryLevel, !c.charging { return "batteryCritical" }
+        if budgetUsed(i) >= dailyBudget(i) { return "budget" }
+        let hourAgo = now - .seconds(3600)
+        let recent = device.apps[i].runtime.pushes?.recentDeliveries.filter { $0 > hourAgo }.count ?? 0
+        if recent >= policy.backgroundPushesPerHour { return "throttled" }
+        return nil
+    }
+
+    /// R31: the app is woken, or launched into the background, with a `remoteNotification` run (≈30 s).
+    private mutating func deliver(_ i: Int, _ push: Push, reason: String) -> PushOutcome {
+        let run = startRun(
+            i, kind: .remoteNotification, reason: reason, duration: policy.appRefreshRun ?? .seconds(30),
+            extra: ["apnsId": .string(push.apnsId)])
+        var pushes = device.apps[i].runtime.pushes ?? AppPushes()
+        let hourAgo = now - .seconds(3600)
+        pushes.recentDeliveries = pushes.recentDeliveries.filter { $0 > hourAgo } + [now]
+        device.apps[i].runtime.pushes = pushes
+        emit(.pushDelivered, bundleId: push.bundleId, data: ["apnsId": .string(push.apnsId), "runId": .string(run.id)])
+        return PushOutcome(apnsId: push.apnsId, kind: .delivered, runId: run.id)
+    }
+
+    private mutating func drop(_ i: Int, _ push: Push, reason: String) -> PushOutcome {
+        emit(.pushDropped, bundleId: push.bundleId, data: ["apnsId": .string(push.apnsId), "reason": .string(reason)])
+        return PushOutcome(apnsId: push.apnsId, kind: .dropped, reason: reason)
+    }
+
+    /// R30: held; a newer deferred push replaces the older one (coalescing).
+    private mutating func deferPush(_ i: Int, _ push: Push, reason: String) -> PushOutcome {
+        var pushes = device.apps[i].runtime.pushes ?? AppPushes()
+        let replaced = pushes.deferred.map(\.apnsId)
+        for old in replaced {
+            emit(.pushCoalesced, bundleId: push.bundleId, data: ["apnsId": .string(old), "replacedBy": .string(push.apnsId)])
+        }
+        pushes.deferred = [push]
+        device.apps[i].runtime.pushes = pushes
+        emit(.pushDeferred, bundleId: push.bundleId, data: ["apnsId": .string(push.apnsId), "reason": .string(reason)])
+        return PushOutcome(
+            apnsId: push.apnsId, kind: replaced.isEmpty ? .deferred : .coalesced, reason: reason, replacedApnsId: replaced.last)
+    }
+
+    /// R30: delivers the app's deferred push when the user launches it (at once) or when the policy allows;
+    /// drops it when it expired or can no longer be delivered.
+    mutating func deliverDeferredPushes(_ i: Int, userLaunch: Bool) {
+        guard let deferred = device.apps[i].runtime.pushes?.deferred, !deferred.isEmpty else { return }
+        for push in deferred {
+            if let reason = dropReason(i, push) {
+                removeDeferred(i, push)
+                _ = drop(i, push, reason: reason)
+            } else if userLaunch || deferralReason(i) == nil {
+                removeDeferred(i, push)
+                _ = deliver(i, push, reason: userLaunch ? "userLaunch" : "deferredPush")
+            }
+        }
+    }
+
+    /// Rechecks every app's deferred push (at an opportunity, when conditions change).
+    mutating func deliverDeferredPushes() {
+        for i in device.apps.indices where device.apps[i].runtime.pushes?.deferred.isEmpty == false {
+            deliverDeferredPushes(i, userLaunch: false)
+        }
+    }
+
+    /// R31: a force quit drops the app's deferred push.
+    mutating func dropDeferredPushes(_ i: Int, reason: String) {
+        for push in device.apps[i].runtime.pushes?.deferred ?? [] {
+            removeDeferred(i, push)
+            _ = drop(i, push, reason: reason)
+        }
+    }
+
+    private mutating func removeDeferred(_ i: Int, _ push: Push) {
+        device.apps[i].runtime.pushes?.deferred.removeAll { $0.apnsId == push.apnsId }
+    }
+}

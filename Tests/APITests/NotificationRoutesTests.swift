@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import API
+
+/// `…/apps/{bundleId}/notifications` in-process (R40).
+@Suite struct NotificationRoutesTests {
+    let api: APIHarness
+    let key: String
+    let device: String
+
+    init() throws {
+        api = try APIHarness()
+        key = try api.makeTenant("acme").key
+        device = try api.makeDevice(key: key)
+        #expect(api.send(.post, "/v1/devices/\(device)/apps", key: key, json: #"{"bundleId":"com.example.weather"}"#).status == 201)
+    }
+
+    var base: String { "/v1/devices/\(device)/apps/com.example.weather/notifications" }
+
+    func schedule(_ json: String) -> TestResponse { api.send(.post, base, key: key, json: json) }
+
+    @Test func scheduleListAndCancel() {
+        let later = schedule(#"{"identifier":"later","timeInterval":7200,"title":"T","body":"B"}"#)
+        #expect(later.status == 201 && later.headers["Location"] == "\(base)/later")
+        #expect(later.json["repeats"] as? Bool == false && later.json["timeInterval"] as? Double == 7200)
+        let soon = schedule(#"{"identifier":"soon","fireDate":"2030-01-01T00:00:00Z"}"#)
+        #expect(soon.status == 201 && soon.json["timeInterval"] is NSNull)
+        let list = api.send(.get, base, key: key)
+        #expect(list.items.compactMap { $0["identifier"] as? String } == ["later", "soon"])
+        #expect(api.send(.delete, "\(base)/later", key: key).status == 204)
+        #expect(api.send(.delete, "\(base)/later", key: key).status == 404)
+        #expect(api.send(.get, base, key: key).items.count == 1)
+    }
+
+    @Test func itFiresOnTheVirtualClock() {
+        _ = schedule(#"{"identifier":"n","timeInterval":60}"#)
+        _ = api.send(.post, "/v1/devices/\(device)/clock/advance", key: key, json: #"{"seconds":61}"#)
+        #expect(api.send(.get, base, key: key).items.isEmpty)
+    }
+
+    @Test func invalidRequestsAreRefused() {
+        #expect(schedule(#"{"identifier":"n"}"#).status == 422)
+        #expect(schedule(#"{"identifier":"n","timeInterval":60,"fireDate":"2030-01-01T00:00:00Z"}"#).status == 422)
+        #expect(schedule(#"{"identifier":"n","timeInterval":30,"repeats":true}"#).errorFields == ["timeInterval"])
+        #expect(schedule(#"{"identifier":"n","fireDate":"soon"}"#).errorFields == ["fireDate"])
+        #expect(schedule(#"{"identifier":"n","timeInterval":60,"sound":"x"}"#).errorFields == ["sound"])
+    }
+}

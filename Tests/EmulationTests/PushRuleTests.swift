@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+@testable import Emulation
+
+/// R29–R31: remote notifications.
+struct PushRuleTests {
+    let app = EngineFixture.weather
+    static let silent = #"{"aps":{"content-available":1}}"#
+    static let alert = #"{"aps":{"alert":{"title":"Rain","body":"Take an umbrella"}}}"#
+
+    func engine(modes: [BackgroundMode] = [.fetch, .remoteNotification], conditions: DeviceConditions = DeviceConditions(),
+                policy: [String: Double] = [:], behavior: AppBehavior? = nil) -> DeviceEngine {
+        EngineFixture.engine(apps: [EngineFixture.app(modes: modes, behavior: behavior)], conditions: conditions, policy: policy)
+    }
+
+    static func request(
+        _ payload: String = silent, id: Int = 1, topic: String? = EngineFixture.weather, type: String? = "background",
+        priority: String? = "5", expiration: String? = nil, collapseId: String? = nil
+    ) -> PushRequest {
+        PushRequest(
+            apnsId: String(format: "00000000-0000-0000-0000-%012d", id), payload: Array(payload.utf8), topic: topic,
+            pushType: type, priority: priority, expiration: expiration, collapseId: collapseId)
+    }
+
+    func rejection(_ request: PushRequest, in engine: DeviceEngine? = nil) -> PushRejection? {
+        var engine = engine ?? self.engine()
+        do {
+            _ = try engine.receivePush(request)
+            return nil
+        } catch {
+            #expect(engine.events.isEmpty)
+            return error
+        }
+    }
+
+    // MARK: R29
+
+    @Test func R29_apnsChecksAnswerApnsReasonWords() {
+        let big = #"{"aps":{"content-available":1},"x":""# + String(repeating: "a", count: 4100) + #""}"#
+        let cases: [(PushRequest, Int, String)] = [
+            (Self.request(""), 400, "PayloadEmpty"),
+            (Self.request("{}"), 400, "PayloadEmpty"),
+            (Self.request(big), 413, "PayloadTooLarge"),
+            (Self.request("{not json"), 400, "BadPayload"),
+            (Self.request(#"{"x":1}"#), 400, "BadPayload"),
+            (Self.request(topic: nil), 400, "MissingTopic"),
+            (Self.request(topic: "com.example.other"), 400, "BadTopic"),
+            (Self.request(type: "bogus"), 400, "InvalidPushType"),
+            (Self.request(type: "voip"), 400, "InvalidPushType"),
+            (Self.request(priority: "7"), 400, "BadPriority"),
+            (Self.request(priority: "10"), 400, "BadPriority"),
+            (Self.request(expiration: "tomorrow"), 400, "BadExpirationDate"),
+            (Self.request(collapseId: String(repeating: "c", count: 65)), 400, "BadCollapseId"),
+            (PushRequest(apnsId: "not-a-uuid", payload: Array(Self.silent.utf8), topic: app), 400, "BadMessageId"),
+        ]
+        for (request, status, reason) in cases {
+            let rejection = self.rejection(request)
+            #expect(rejection?.reason == reason, "\(reason)")
+            #expect(rejection?.status == status, "\(reason)")
+        }
+    }
+
+    @Test func R29_aBackgroundPushWithPriorityTenIsRefused() {
+        let rejection = rejection(Self.request(priority: "10"))
+        #expect(rejection?.reason == "BadPriority" && rejection?.detail.contains("R29") == true)
+        #expect(self.rejection(Self.request(type: "alert", priority: "10")) == nil)
+    }
+
+    @Test func R29_aBackgroundPushNeedsTheRemoteNotificationMode() throws {
+        var engine = engine(modes: [.fetch])
+        let outcome = try engine.receivePush(Self.request())
+        #expect(outcome.kind == .dropped && outcome.reason == "modeMissing")
+        #expect(engine.events(.runStarted).isEmpty)
+        #expect(engine.events(.pushDropped).first?.data["reason"] == "modeMissing")
+    }
+
+    @Test func R29_aSimctlFileNamesTheAppAndTheKeyIsStripped() throws {
+        var engine = engine()
+        let file = #"{"Simulator Target Bundle":"com.example.weather","aps":{"content-available":1}}"#
+        let outcome = try engine.receivePush(Self.request(file, topic: nil, type: nil, priority: nil))
+        #expect(outcome.kind == .delivered)
+    }
+
+    @Test func R29_anExpiredPushIsDropped() throws {
+        var engine = engine()
+        let past = String(engine.now.milliseconds / 1000 - 10)
+        #expect(try engine.receivePush(Self.request(expiration: past)).reason == "expired")
+    }
+
+    // MARK: R30
+
+    @Test func R30_lowPowerModeDefersUntilItEnds() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        let outcome = try engine.receivePush(Self.request())
+        #expect(outcome.kind == .deferred && outcome.reason == "lowPowerMode")
+        #expect(engine.events(.runStarted).isEmpty)
+        var normal = engine.device.conditions
+        normal.lowPowerMode = false
+        engine.setConditions(normal)
+        #expect(engine.events(.pushDelivered).first?.data["apnsId"] == .string(outcome.apnsId))
+        #expect(engine.events(.runStarted).first?.data["kind"] == "remoteNotification")
+    }
+
+    @Test func R30_aCriticallyLowBatteryDefersUnlessCharging() throws {
+        var engine = engine(conditions: DeviceConditions(batteryLevel: 10))
+        #expect(try engine.receivePush(Self.request(id: 1)).reason == "batteryCritical")
+        var charging = engine.device.conditions
+        charging.charging = true
+        engine.setConditions(charging)
+        #expect(engine.events(.pushDelivered).count == 1)
+        #expect(try engine.receivePush(Self.request(id: 2)).kind == .delivered)
+    }
+
+    @Test func R30_aDeadlineOfNowOrNeverIsDroppedRatherThanDeferred() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        #expect(try engine.receivePush(Self.request(expiration: "0")).reason == "expired")
+    }
+
+    @Test func R30_aNewerDeferredPushReplacesTheOlder() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        let first = try engine.receivePush(Self.request(id: 1))
+        let second = try engine.receivePush(Self.request(id: 2))
+        #expect(second.kind == .coalesced && second.replacedApnsId == first.apnsId)
+        #expect(engine.events(.pushCoalesced).first?.data["apnsId"] == .string(first.apnsId))
+        #expect(engine.app().runtime.pushes?.deferred.map(\.apnsId) == [second.apnsId])
+    }
+
+    @Test func R30_moreThanTheHourlyNumberAreThrottled() throws {
+        var engine = engine()
+        for id in 1...3 {
+            let outcome = try engine.receivePush(Self.request(id: id))
+            #expect(outcome.kind == .delivered)
+            let runId = try #require(outcome.runId)
+            try engine.completeRun(app, runId: runId, result: .newData)
+            try engine.advance(seconds: 60)
+        }
+        let fourth = try engine.receivePush(Self.request(id: 4))
+        #expect(fourth.kind == .deferred && fourth.reason == "throttled")
+        try engine.advance(seconds: 3600)  // an opportunity after the hour delivers it
+        #expect(engine.events(.pushDelivered).last?.data["apnsId"] == .string(fourth.apnsId))
+    }
+
+    @Test func R30_theHourlyNumberIsATunable() throws {
+        var engine = engine(policy: ["backgroundPushesPerHour": 1])
+        #expect(try engine.receivePush(Self.request(id: 1)).kind == .delivered)
+        #expect(try engine.receivePush(Self.request(id: 2)).reason == "throttled")
+    }
+
+    @Test func R30_launchingTheAppDeliversADeferredPushAtOnce() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        let outcome = try engine.receivePush(Self.request())
+        try engine.launch(app)
+        let started = try #require(engine.events(.runStarted).first)
+        #expect(started.data["reason"] == "userLaunch" && started.data["apnsId"] == .string(outcome.apnsId))
+        #expect(engine.app().runtime.pushes?.deferred.isEmpty == true)
+    }
+
+    @Test func R30_anExpiredDeferredPushIsDroppedWhenItsTurnComes() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        let soon = String(engine.now.milliseconds / 1000 + 60)
+        _ = try engine.receivePush(Self.request(expiration: soon))
+        try engine.advance(seconds: 120)
+        try engine.launch(app)
+        #expect(engine.events(.pushDropped).first?.data["reason"] == "expired")
+        #expect(engine.events(.runStarted).isEmpty)
+    }
+
+    // MARK: R31
+
+    @Test func R31_aDeliveredPushLaunchesTheAppIntoTheBackgroundForAbout30Seconds() throws {
+        var engine = engine()
+        let outcome = try engine.receivePush(Self.request())
+        #expect(outcome.kind == .delivered)
+        let run = try #require(engine.app().runtime.runs.first { $0.id == outcome.runId })
+        #expect(run.kind == .remoteNotification && run.launchedApp)
+        #expect((run.deadline - run.startedAt).seconds == 30)
+        #expect(engine.app().state == .background)
+        #expect(engine.trace().contains("delegate:didFinishLaunching"))
+        try engine.completeRun(app, runId: run.id, result: .newData)
+        #expect(engine.app().runtime.runs.first { $0.id == run.id }?.result == .newData)
+    }
+
+    @Test func R31_aSuspendedAppIsWokenAndAScriptedAppCompletes() throws {
+        let behavior = AppBehavior(runs: [.remoteNotification: RunBehavior(completeAfter: .seconds(3), result: .noData)])
+        var engine = engine(behavior: behavior)
+        try engine.launch(app)
+        try engine.background(app)
+        try engine.advance(seconds: 10)
+        #expect(engine.app().state == .suspended)
+        let outcome = try engine.receivePush(Self.request())
+        #expect(engine.app().state == .background)
+        try engine.advance(seconds: 5)
+        #expect(engine.app().runtime.runs.first { $0.id == outcome.runId }?.result == .noData)
+    }
+
+    @Test func R31_neverToAForceQuitApp() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        try engine.launch(app)
+        _ = try engine.receivePush(Self.request(id: 1))  // deferred, then dropped by the force quit
+        try engine.forceQuit(app)
+        #expect(engine.events(.pushDropped).first?.data["reason"] == "forceQuit")
+        var normal = engine.device.conditions
+        normal.lowPowerMode = false
+        engine.setConditions(normal)
+        let outcome = try engine.receivePush(Self.request(id: 2))
+        #expect(outcome.kind == .dropped && outcome.reason == "forceQuit")
+        #expect(engine.events(.runStarted).isEmpty)
+    }
+
+    @Test func R31_anAlertPushIsShownToAForceQuitAppButDoesNotWakeIt() throws {
+        var engine = engine()
+        try engine.forceQuit(app)
+        let both = #"{"aps":{"alert":"Rain","content-available":1}}"#
+        let outcome = try engine.receivePush(Self.request(both, type: "alert", priority: "10"))
+        #expect(outcome.notificationDelivered && outcome.kind == .dropped && outcome.reason == "forceQuit")
+        let shown = try #require(engine.events(.notificationDelivered).first)
+        #expect(shown.data["source"] == "remote" && shown.data["body"] == "Rain" && shown.data["appState"] == "notRunning")
+    }
+
+    @Test func R31_anAlertPushWithContentAvailableAlsoWakesTheApp() throws {
+        var engine = engine()
+        let both = #"{"aps":{"alert":"Rain","content-available":1}}"#
+        let outcome = try engine.receivePush(Self.request(both, type: "alert", priority: "10"))
+        #expect(outcome.notificationDelivered && outcome.kind == .delivered && outcome.runId != nil)
+        let alertOnly = try engine.receivePush(Self.request(Self.alert, id: 2, type: "alert", priority: "10"))
+        #expect(alertOnly.kind == .delivered && alertOnly.runId == nil && alertOnly.notificationDelivered)
+    }
+}
