@@ -26,7 +26,8 @@ COPY openapi.yaml ./openapi.yaml
 ENV BGEMU_HOST=0.0.0.0 \
     BGEMU_PORT=8080 \
     BGEMU_DATABASE=/data/bgemu.sqlite \
-    BGEMU_PUBLIC=/app/Public
+    BGEMU_PUBLIC=/app/Public \
+    BGEMU_OPENAPI=/app/openapi.yaml
 VOLUME ["/data"]
 USER bgemu
 EXPOSE 8080

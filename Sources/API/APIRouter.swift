@@ -3,13 +3,16 @@ import Logging
 
 /// Builds the service's router: every route, the middleware chain and the dashboard's static files.
 public enum APIRouter {
-    /// - Parameter publicDirectory: the folder served at `/` (the dashboard); nil serves none.
-    public static func make(_ env: APIEnvironment, publicDirectory: String?) -> Router {
+    /// - Parameters:
+    ///   - publicDirectory: the folder served at `/` (the dashboard); nil serves none.
+    ///   - openAPIDocument: the bytes of `openapi.yaml`, served at `/openapi.yaml`.
+    public static func make(_ env: APIEnvironment, publicDirectory: String?, openAPIDocument: [UInt8]? = nil) -> Router {
         var router = Router()
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: AuthMiddleware(credentials: env.credentials))
         HealthRoutes.register(on: &router, env)
+        ContractRoutes.register(on: &router, document: openAPIDocument)
         AdminRoutes.register(on: &router, env)
         DeviceRoutes.register(on: &router, env)
         ClockRoutes.register(on: &router, env)

@@ -20,6 +20,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Folder of the dashboard served at / (env BGEMU_PUBLIC). [default: ./Public]")
     var publicDirectory: String?
 
+    @Option(help: "The contract served at /openapi.yaml (env BGEMU_OPENAPI). [default: ./openapi.yaml]")
+    var openapi: String?
+
     @Option(help: "Event loop threads (env BGEMU_THREADS). [default: one per core]")
     var threads: Int?
 
@@ -41,6 +44,7 @@ struct Serve: ParsableCommand {
             adminToken: adminToken ?? environment["BGEMU_ADMIN_TOKEN"],
             apiKey: environment["BGEMU_API_KEY"],
             publicDirectory: publicDirectory ?? environment["BGEMU_PUBLIC"] ?? "Public",
+            openAPIFile: openapi ?? environment["BGEMU_OPENAPI"] ?? "openapi.yaml",
             threads: try threads ?? environment["BGEMU_THREADS"].map(Self.parseThreads),
             logLevel: logLevel ?? environment["BGEMU_LOG_LEVEL"] ?? "info",
             sseHeartbeat: try sseHeartbeat ?? environment["BGEMU_SSE_HEARTBEAT"].map(Self.parseHeartbeat) ?? 15,

@@ -39,7 +39,9 @@ struct Service {
         if publicDirectory == nil {
             logger.warning("No dashboard: folder \(configuration.publicDirectory) not found")
         }
-        let router = APIRouter.make(environment, publicDirectory: publicDirectory)
+        let contract = FileManager.default.contents(atPath: configuration.openAPIFile).map { [UInt8]($0) }
+        if contract == nil { logger.warning("No contract at /openapi.yaml: \(configuration.openAPIFile) not found") }
+        let router = APIRouter.make(environment, publicDirectory: publicDirectory, openAPIDocument: contract)
 
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = configuration.host

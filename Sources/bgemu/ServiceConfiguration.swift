@@ -9,6 +9,8 @@ struct ServiceConfiguration {
     var adminToken: String?
     var apiKey: String?
     var publicDirectory: String
+    /// The contract file served at `/openapi.yaml`.
+    var openAPIFile: String
     var threads: Int?
     var logLevel: Logger.Level
     /// Seconds between keep-alive comments on event streams.
@@ -17,7 +19,7 @@ struct ServiceConfiguration {
     var maxStreams: Int
 
     init(
-        host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String,
+        host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,
         threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
@@ -29,6 +31,7 @@ struct ServiceConfiguration {
         self.adminToken = adminToken
         self.apiKey = apiKey
         self.publicDirectory = publicDirectory
+        self.openAPIFile = openAPIFile
         self.threads = threads
         self.logLevel = level
         self.sseHeartbeat = sseHeartbeat

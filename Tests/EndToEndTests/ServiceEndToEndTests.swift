@@ -134,3 +134,18 @@ import Testing
         return text[range.upperBound...].split(whereSeparator: \.isWhitespace).first.map(String.init)
     }
 }
+
+/// `GET /openapi.yaml` serves the contract the service was started with.
+@Suite(.serialized) struct ContractEndToEndTests {
+    @Test func theContractIsServed() throws {
+        let service = try LiveService()
+        let spec = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("openapi.yaml")
+        try service.start(extraArguments: ["--openapi", spec.path])
+        defer { service.stop() }
+        let response = try service.client().request("GET", "/openapi.yaml")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/yaml")
+        #expect(response.body == Array(try Data(contentsOf: spec)))
+    }
+}
