@@ -95,6 +95,7 @@ async function start() {
   }
   showView("main");
   setConn("connected", "good");
+  state.deviceId = null;
   startPolling();
   const wanted = new URLSearchParams(location.hash.slice(1)).get("device");
   const pick = state.devices.find((d) => d.id === wanted) || state.devices[0];
@@ -136,7 +137,13 @@ function renderDeviceList() {
 function renderNoDevice() {
   $("no-device").hidden = false;
   $("device-content").hidden = true;
+  const empty = state.devices.length === 0;
+  $("no-device-text").textContent = empty
+    ? "This tenant has no devices yet. Create one to emulate apps in the background."
+    : "Select a device.";
+  $("create-first").hidden = !empty;
 }
+$("create-first").addEventListener("click", () => $("create-device").requestSubmit());
 
 function startPolling() {
   stopPolling();
@@ -145,6 +152,7 @@ function startPolling() {
       await loadDevices();
       setConn("connected", "good");
       if (!state.deviceId && state.devices.length) selectDevice(state.devices[0].id);
+      else if (!state.deviceId) renderNoDevice();
     } catch (error) {
       if (error instanceof APIError && error.status === 401) { storeKey(""); showSignin("The API key is no longer accepted (401)."); return; }
       setConn("service unreachable — retrying", "bad");
@@ -492,6 +500,7 @@ for (const button of document.querySelectorAll("[data-action]")) {
             appRefresh: { completeAfter: 2, result: "success", resubmit: true, resubmitAfter: 900 },
             fetch: { completeAfter: 1, result: "newData" },
             remoteNotification: { completeAfter: 1, result: "newData" },
+            onEnterBackground: { name: "save", endAfter: 3 },
           },
         });
         await refreshApps();

@@ -65,6 +65,7 @@ def test_sign_in_states_and_device_appears(service, driver):
     driver.find_element(By.CSS_SELECTOR, "#signin-form button[type=submit]").click()
     wait(driver, lambda d: view(d) == "main", message="main view")
     assert driver.find_element(By.ID, "empty-tenant").is_displayed()
+    assert driver.find_element(By.ID, "create-first").is_displayed()
     assert driver.find_elements(By.CSS_SELECTOR, "#device-list a") == []
     screenshot(driver, "03-empty-tenant")
 
@@ -116,6 +117,8 @@ def test_drive_an_app_through_the_controls(service, driver):
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'#lanes g.lane[data-app="{SAMPLE}"]').get_attribute("data-state") == "active")
     click_action(driver, "background")
     wait(driver, lambda d: segments(d, "background"), message="background segment")
+    # The sample app begins a background task on entering the background (and ends it after 3 s).
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#lanes rect.bgtask"), message="background task drawn")
     driver.find_element(By.CSS_SELECTOR, '[data-advance="60"]').click()
     wait(driver, lambda d: segments(d, "suspended"), message="suspended segment after 1 min")
     assert "now 2026-01-01 00:01:00" in status_text(driver) or "00:01:00" in status_text(driver)
@@ -254,3 +257,35 @@ def test_ten_thousand_events_stay_responsive(service, driver):
     driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
     assert time.time() - t0 < 2
     screenshot(driver, "08-ten-thousand-events")
+
+
+def test_expirations_are_drawn_and_dark_mode(service, driver):
+    device = create_device(service)
+    base = f"/v1/devices/{device['id']}"
+    bundle = "com.example.slow"
+    service.api("POST", f"{base}/apps", {
+        "bundleId": bundle,
+        "infoPlist": {"UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [f"{bundle}.refresh"]},
+        "behavior": {"appRefresh": {"completeAfter": "never"},
+                     "onEnterBackground": {"name": "upload", "endAfter": "never", "endOnExpiration": True}}})
+    service.api("POST", f"{base}/apps/{bundle}/launch")
+    service.api("POST", f"{base}/apps/{bundle}/task-requests", {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
+    service.api("POST", f"{base}/apps/{bundle}/background")
+    service.api("POST", f"{base}/clock/advance", {"seconds": 1800})
+    types = {e["type"] for e in service.api("GET", f"{base}/events?limit=500")["items"]}
+    assert {"run.expired", "backgroundTask.expiring"} <= types, types
+
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    sign_in(driver, service)
+    wait_live(driver)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#lanes rect.run.expired[data-outcome="expired"]'), message="expired run")
+    assert driver.find_elements(By.CSS_SELECTOR, "#lanes line.expiry")
+    assert driver.find_elements(By.CSS_SELECTOR, "#lanes rect.bgtask")
+    background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(21, 23, 27)", background  # the dark palette
+    # Zoom onto the expiration (keyboard: the lanes are focusable), then open it.
+    driver.find_element(By.ID, "lanes").click()
+    line = driver.find_element(By.CSS_SELECTOR, "#lanes line.expiry")
+    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", line)
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Event "), message="expiry detail")
+    screenshot(driver, "09-dark-expirations")
