@@ -296,12 +296,13 @@ function renderDevice() {
   $("device-title").textContent = `${d.name} · iOS ${d.osVersion}`;
   $("device-clock").textContent = `virtual time ${formatVirtual(d.clock.now)}`;
   const c = d.conditions || {};
-  $("c-battery").value = c.batteryLevel ?? 100;
-  $("c-battery-out").textContent = String(c.batteryLevel ?? 100);
-  $("c-charging").checked = !!c.charging;
-  $("c-lpm").checked = !!c.lowPowerMode;
-  $("c-network").value = c.network || "wifi";
-  $("c-bar").checked = c.backgroundAppRefresh !== false;
+  // A control the tester is using keeps what they set.
+  const set = (id, apply) => { if (document.activeElement !== $(id)) apply($(id)); };
+  set("c-battery", (e) => { e.value = c.batteryLevel ?? 100; $("c-battery-out").textContent = String(e.value); });
+  set("c-charging", (e) => { e.checked = !!c.charging; });
+  set("c-lpm", (e) => { e.checked = !!c.lowPowerMode; });
+  set("c-network", (e) => { e.value = c.network || "wifi"; });
+  set("c-bar", (e) => { e.checked = c.backgroundAppRefresh !== false; });
 }
 
 async function refreshApps() {

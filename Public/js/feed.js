@@ -89,6 +89,7 @@ export class Feed {
     el.className = "feed-row";
     el.setAttribute("role", "option");
     el.dataset.id = String(event.id);
+    el.id = `evt-${event.id}`;
     el.dataset.type = event.type;
     el.style.top = `${index * ROW_HEIGHT}px`;
     const [family, verb] = event.type.split(".");
@@ -110,6 +111,7 @@ export class Feed {
 
   select(id) {
     this.selectedId = id;
+    this.container.setAttribute("aria-activedescendant", `evt-${id}`);
     const event = this.events.find((e) => e.id === id);
     this.schedule();
     if (event && this.onSelect) this.onSelect(event);

@@ -227,6 +227,7 @@ def test_ten_thousand_events_stay_responsive(service, driver):
     loaded = time.time() - started
     assert len(feed_ids(driver)) == total
     assert loaded < 20, f"history of {total} events took {loaded:.1f} s"
+    print(f"history of {total} events loaded and live in {loaded:.1f} s")
 
     def row_count():
         return len(driver.find_elements(By.CSS_SELECTOR, "#feed .feed-row"))
@@ -289,3 +290,31 @@ def test_expirations_are_drawn_and_dark_mode(service, driver):
     driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", line)
     wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Event "), message="expiry detail")
     screenshot(driver, "09-dark-expirations")
+
+
+def test_a_live_burst_of_ten_thousand_events(service, driver):
+    device = create_device(service, "Burst", policy={
+        "opportunityInterval": 60, "opportunityJitter": 0, "dailyLaunchBudget": 1000, "minimumLaunchSpacing": 0})
+    base = f"/v1/devices/{device['id']}"
+    bundle = "com.example.burst"
+    service.api("POST", f"{base}/apps", {
+        "bundleId": bundle,
+        "infoPlist": {"UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [f"{bundle}.refresh"]},
+        "behavior": {"appRefresh": {"completeAfter": 2, "result": "success", "resubmit": True, "resubmitAfter": 0}}})
+    service.api("POST", f"{base}/apps/{bundle}/launch")
+    service.api("POST", f"{base}/apps/{bundle}/task-requests", {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
+    service.api("POST", f"{base}/apps/{bundle}/background")
+    sign_in(driver, service)
+    wait_live(driver)
+    started = time.time()
+    service.api("POST", f"{base}/clock/advance", {"seconds": 125_000})
+    expected = device_event_ids(service, device["id"])
+    assert len(expected) >= 10_000
+    wait(driver, lambda d: d.execute_script("return window.__bgemu.lastId()") == expected[-1], 60, "burst received")
+    print(f"{len(expected)} live events shown in {time.time() - started:.1f} s")
+    assert feed_ids(driver) == expected
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#feed .feed-row")) < 120
+    # The page still answers at once.
+    t0 = time.time()
+    driver.execute_script("return document.querySelectorAll('#lanes rect').length")
+    assert time.time() - t0 < 1
