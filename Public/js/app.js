@@ -518,9 +518,17 @@ for (const button of document.querySelectorAll("[data-action]")) {
       });
     } else if (action === "push") {
       act("Background push", async () => {
-        const answer = await state.api.post(`${devicePath()}/push`, { aps: { "content-available": 1 } }, {
-          headers: { "apns-topic": $("app-select").value, "apns-push-type": "background", "apns-priority": "5" },
-        });
+        let answer;
+        try {
+          answer = await state.api.post(`${devicePath()}/push`, { aps: { "content-available": 1 } }, {
+            headers: { "apns-topic": $("app-select").value, "apns-push-type": "background", "apns-priority": "5" },
+          });
+        } catch (error) {
+          if (error instanceof APIError && error.problem && (error.status === 405 || (error.status === 404 && /no file matches/i.test(error.problem.detail || "")))) {
+            error.message += " — this service has no push route yet.";
+          }
+          throw error;
+        }
         return `${answer.outcome || "sent"}${answer.reason ? ` (${answer.reason})` : ""}${answer.apnsId ? ` apns-id ${answer.apnsId}` : ""}`;
       });
     }
