@@ -199,7 +199,7 @@ export class LaneView {
       drawSpans(g, lane.segments, a, b, x, now, (s, x0, w) => el("rect", {
         class: `seg state-${s.state}`, "data-state": s.state, "data-kind": "segment", "data-app": lane.bundleId,
         "data-ref": String(s.start), x: x0, y: y + 4, width: w, height: 14,
-      }));
+      }), (s) => s.state === "background" || s.state === "active" || s.state === "inactive");
       drawSpans(g, lane.runList, a, b, x, now, (r, x0, w) => {
         const rect = el("rect", {
           class: `run${r.outcome === "expired" ? " expired" : ""}`, "data-kind": "run", "data-app": lane.bundleId,
@@ -240,8 +240,9 @@ export class LaneView {
 }
 
 /** Draws spans (`start`, `end` or open until `now`) clipped to [a, b], merging what falls in one pixel column. */
-function drawSpans(g, spans, a, b, x, now, make) {
+function drawSpans(g, spans, a, b, x, now, make, emphasize = () => false) {
   let lastPx = -Infinity;
+  let overlayPx = -Infinity;
   const lastIndex = spans.length - 1;
   for (let i = 0; i <= lastIndex; i++) {
     const s = spans[i];
@@ -250,7 +251,9 @@ function drawSpans(g, spans, a, b, x, now, make) {
     const rx1 = Math.ceil(x(Math.min(end, b)));
     if (rx1 <= lastPx) {
       // Within pixels already drawn: only the latest span (the current state) is still drawn, on top.
+      // So is a short span worth seeing (a brief wake-up into the background), once per pixel column.
       if (i === lastIndex) g.append(make(s, lastPx - 3, 3));
+      else if (emphasize(s) && rx1 > overlayPx) { overlayPx = rx1 + 1; g.append(make(s, rx1 - 2, 2)); }
       continue;
     }
     const x0 = Math.max(Math.floor(x(Math.max(s.start, a))), lastPx);
