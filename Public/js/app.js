@@ -1,0 +1,581 @@
+// The bgemu live dashboard: sign-in, devices, swimlanes, live event feed, details and tester controls.
+import { API, APIError, storedKey, storeKey, enc } from "./api.js";
+import { Feed, formatVirtual } from "./feed.js";
+import { LaneModel, LaneView } from "./lanes.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Every event type the service emits; EventSource dispatches named events only to listeners of that name.
+const EVENT_TYPES = [
+  "app.crashed", "app.delegate", "app.installed", "app.settingsChanged", "app.stateChanged", "app.terminated",
+  "app.uninstalled", "backgroundTask.began", "backgroundTask.ended", "backgroundTask.expiring", "clock.advanced",
+  "device.conditionsChanged", "device.created", "device.policyChanged", "device.rebooted", "fetch.intervalChanged",
+  "notification.cancelled", "notification.delivered", "notification.dropped", "notification.scheduled",
+  "push.coalesced", "push.deferred", "push.delivered", "push.dropped", "push.received", "run.completed",
+  "run.expired", "run.expiring", "run.started", "system.opportunity", "taskRequest.cancelled",
+  "taskRequest.rejected", "taskRequest.submitted", "transfer.cancelled", "transfer.completed", "transfer.enqueued",
+  "transfer.failed", "transfer.progress", "transfer.started", "transfer.waiting", "urlSession.created",
+  "urlSession.eventsDelivered", "message",
+];
+const PAGE = 500;
+
+const state = {
+  api: null,
+  devices: [],
+  deviceId: null,
+  device: null,
+  apps: [],
+  generation: 0,     // bumps on every device switch: stale loads and streams drop their results
+  lastId: 0,         // the last event id seen (history or stream): resume point and de-duplication
+  source: null,
+  reopenTimer: null,
+  pollTimer: null,
+  appsTimer: null,
+};
+
+const feed = new Feed($("feed"), $("feed-spacer"), { onSelect: showEvent });
+const model = new LaneModel();
+const lanes = new LaneView($("lanes"), model, { onSelect: onLaneSelect });
+
+// ---------------------------------------------------------------- views
+
+function showView(name) {
+  document.body.dataset.view = name;
+  $("view-signin").hidden = name !== "signin";
+  $("view-unreachable").hidden = name !== "unreachable";
+  $("view-main").hidden = name !== "main";
+  $("signout").hidden = name === "signin";
+}
+
+function setConn(text, kind = "") {
+  const c = $("conn");
+  c.textContent = text;
+  c.className = `conn ${kind}`;
+}
+
+function showSignin(error) {
+  stopDevice();
+  stopPolling();
+  showView("signin");
+  const box = $("signin-error");
+  box.hidden = !error;
+  box.textContent = error || "";
+  document.body.dataset.signin = error ? "wrong-key" : "no-key";
+  setConn("");
+  $("apikey").focus();
+}
+
+function showUnreachable(message) {
+  stopDevice();
+  stopPolling();
+  showView("unreachable");
+  $("unreach-detail").textContent = `${message} Check that bgemu is running, then retry.`;
+  setConn("service unreachable", "bad");
+  $("retry").focus();
+}
+
+// ---------------------------------------------------------------- sign-in and devices
+
+async function start() {
+  const key = storedKey();
+  if (!key) { showSignin(); return; }
+  state.api = new API(key);
+  try {
+    await loadDevices();
+  } catch (error) {
+    if (error instanceof APIError && error.status === 401) {
+      storeKey("");
+      showSignin("That API key was refused (401): it is wrong or has been revoked.");
+    } else if (error instanceof APIError && error.unreachable) {
+      showUnreachable(error.message);
+    } else {
+      showUnreachable(String(error.message || error));
+    }
+    return;
+  }
+  showView("main");
+  setConn("connected", "good");
+  state.deviceId = null;
+  startPolling();
+  const wanted = new URLSearchParams(location.hash.slice(1)).get("device");
+  const pick = state.devices.find((d) => d.id === wanted) || state.devices[0];
+  if (pick) selectDevice(pick.id); else renderNoDevice();
+}
+
+async function loadDevices() {
+  const items = [];
+  let cursor = null;
+  do {
+    const page = await state.api.get(`/v1/devices?limit=500${cursor ? `&cursor=${enc(cursor)}` : ""}`);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  state.devices = items;
+  renderDeviceList();
+}
+
+function renderDeviceList() {
+  const list = $("device-list");
+  list.replaceChildren(...state.devices.map((d) => {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = `#device=${d.id}`;
+    a.dataset.deviceId = d.id;
+    a.textContent = d.name;
+    const small = document.createElement("small");
+    small.textContent = `iOS ${d.osVersion} · ${d.id}`;
+    a.append(small);
+    if (d.id === state.deviceId) a.setAttribute("aria-current", "page");
+    a.addEventListener("click", (e) => { e.preventDefault(); selectDevice(d.id); });
+    li.append(a);
+    return li;
+  }));
+  $("empty-tenant").hidden = state.devices.length > 0;
+  document.body.dataset.deviceCount = String(state.devices.length);
+}
+
+function renderNoDevice() {
+  $("no-device").hidden = false;
+  $("device-content").hidden = true;
+  const empty = state.devices.length === 0;
+  $("no-device-text").textContent = empty
+    ? "This tenant has no devices yet. Create one to emulate apps in the background."
+    : "Select a device.";
+  $("create-first").hidden = !empty;
+}
+$("create-first").addEventListener("click", () => $("create-device").requestSubmit());
+
+function startPolling() {
+  stopPolling();
+  state.pollTimer = setInterval(async () => {
+    try {
+      await loadDevices();
+      setConn("connected", "good");
+      if (!state.deviceId && state.devices.length) selectDevice(state.devices[0].id);
+      else if (!state.deviceId) renderNoDevice();
+    } catch (error) {
+      if (error instanceof APIError && error.status === 401) { storeKey(""); showSignin("The API key is no longer accepted (401)."); return; }
+      setConn("service unreachable — retrying", "bad");
+    }
+  }, 2500);
+}
+function stopPolling() { clearInterval(state.pollTimer); state.pollTimer = null; }
+
+$("signin-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const key = $("apikey").value.trim();
+  if (!key) return;
+  storeKey(key);
+  $("apikey").value = "";
+  // A read-only handle for browser tests and the console.
+window.__bgemu = Object.freeze({
+  feedIds: () => feed.events.map((e) => e.id),
+  lastId: () => state.lastId,
+  streamState: () => (state.source ? state.source.readyState : -1),
+});
+
+start();
+});
+$("signout").addEventListener("click", () => { storeKey(""); state.api = null; location.hash = ""; showSignin(); });
+$("retry").addEventListener("click", () => start());
+
+$("create-device").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const body = { name: $("dev-name").value.trim() || "iPhone", osVersion: $("dev-os").value };
+  try {
+    const device = await state.api.post("/v1/devices", body);
+    await loadDevices();
+    selectDevice(device.id);
+    status(`Created ${device.name} (${device.id}).`, "good");
+  } catch (error) { status(`Create a device: ${error.message}`, "bad"); }
+});
+
+// ---------------------------------------------------------------- a device: history, then the live stream
+
+function stopDevice() {
+  state.generation += 1;
+  if (state.source) { state.source.close(); state.source = null; }
+  clearTimeout(state.reopenTimer);
+}
+
+async function selectDevice(id) {
+  stopDevice();
+  const generation = state.generation;
+  state.deviceId = id;
+  state.lastId = 0;
+  history.replaceState(null, "", `#device=${id}`);
+  renderDeviceList();
+  feed.reset();
+  model.reset();
+  lanes.fit();
+  $("no-device").hidden = true;
+  $("device-content").hidden = false;
+  $("feed").dataset.loaded = "false";
+  setStream("loading history…");
+  try {
+    state.device = await state.api.get(`/v1/devices/${enc(id)}`);
+    if (generation !== state.generation) return;
+    renderDevice();
+    refreshApps();
+    // The history, oldest first, page by page; the stream then resumes after the last one loaded.
+    let cursor = null;
+    do {
+      const page = await state.api.get(`/v1/devices/${enc(id)}/events?limit=${PAGE}${cursor ? `&cursor=${enc(cursor)}` : ""}`);
+      if (generation !== state.generation) return;
+      receive(page.items);
+      cursor = page.nextCursor;
+      setStream(`loading history… ${feed.events.length} events`);
+    } while (cursor);
+  } catch (error) {
+    if (generation !== state.generation) return;
+    setStream(`history failed: ${error.message} — retrying`, "bad");
+    state.reopenTimer = setTimeout(() => { if (generation === state.generation) selectDevice(id); }, 3000);
+    return;
+  }
+  $("feed").dataset.loaded = "true";
+  openStream(generation);
+}
+
+function openStream(generation) {
+  if (generation !== state.generation) return;
+  const url = `/v1/devices/${enc(state.deviceId)}/events?access_token=${enc(state.api.key)}&lastEventId=${state.lastId}`;
+  const source = new EventSource(url);
+  state.source = source;
+  const onEvent = (message) => {
+    if (generation !== state.generation) return;
+    let event;
+    try { event = JSON.parse(message.data); } catch { return; }
+    receive([event]);
+  };
+  for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+  source.onopen = () => { if (generation === state.generation) setStream("live", "good"); };
+  source.onerror = () => {
+    if (generation !== state.generation) return;
+    if (source.readyState === EventSource.CLOSED) {
+      // The browser gave up (a non-200 answer such as 503 or a restart mid-handshake): reopen after our last id.
+      setStream("stream closed — reconnecting", "bad");
+      source.close();
+      clearTimeout(state.reopenTimer);
+      state.reopenTimer = setTimeout(() => openStream(generation), 2000);
+    } else {
+      setStream("reconnecting…", "bad");
+    }
+  };
+}
+
+/** Takes events in id order from the history or the stream, dropping any already seen. */
+function receive(events) {
+  const fresh = [];
+  for (const event of events) {
+    if (typeof event.id !== "number" || event.id <= state.lastId) continue;
+    if (event.deviceId && event.deviceId !== state.deviceId) continue;
+    state.lastId = event.id;
+    fresh.push(event);
+    model.apply(event);
+  }
+  if (!fresh.length) return;
+  feed.append(fresh);
+  lanes.schedule();
+  $("feed").dataset.lastId = String(state.lastId);
+  $("feed-count").textContent = `${feed.events.length} events`;
+  if (model.now !== null) $("device-clock").textContent = `virtual time ${formatVirtual(new Date(model.now).toISOString())}`;
+  if (fresh.some((e) => /^(app|run|taskRequest|backgroundTask|device)\./.test(e.type))) {
+    clearTimeout(state.appsTimer);
+    state.appsTimer = setTimeout(refreshApps, 300);
+  }
+}
+
+function setStream(text, kind = "") {
+  const s = $("stream-state");
+  s.textContent = text;
+  s.className = `conn ${kind}`;
+}
+
+function renderDevice() {
+  const d = state.device;
+  $("device-title").textContent = `${d.name} · iOS ${d.osVersion}`;
+  $("device-clock").textContent = `virtual time ${formatVirtual(d.clock.now)}`;
+  const c = d.conditions || {};
+  // A control the tester is using keeps what they set.
+  const set = (id, apply) => { if (document.activeElement !== $(id)) apply($(id)); };
+  set("c-battery", (e) => { e.value = c.batteryLevel ?? 100; $("c-battery-out").textContent = String(e.value); });
+  set("c-charging", (e) => { e.checked = !!c.charging; });
+  set("c-lpm", (e) => { e.checked = !!c.lowPowerMode; });
+  set("c-network", (e) => { e.value = c.network || "wifi"; });
+  set("c-bar", (e) => { e.checked = c.backgroundAppRefresh !== false; });
+}
+
+async function refreshApps() {
+  if (!state.deviceId) return;
+  const generation = state.generation;
+  try {
+    const page = await state.api.get(`/v1/devices/${enc(state.deviceId)}/apps?limit=500`);
+    if (generation !== state.generation) return;
+    state.apps = page.items || [];
+    const device = await state.api.get(`/v1/devices/${enc(state.deviceId)}`);
+    if (generation !== state.generation) return;
+    state.device = device;
+    renderDevice();
+  } catch { return; }
+  const select = $("app-select");
+  const previous = select.value;
+  select.replaceChildren(...state.apps.map((a) => {
+    const o = document.createElement("option");
+    o.value = a.bundleId;
+    o.textContent = `${a.bundleId} (${a.state})`;
+    return o;
+  }));
+  if (state.apps.some((a) => a.bundleId === previous)) select.value = previous;
+  for (const b of document.querySelectorAll("[data-action]")) {
+    if (b.dataset.action !== "install-sample") b.disabled = state.apps.length === 0;
+  }
+  renderPending();
+}
+
+function renderPending() {
+  const box = $("pending");
+  const nodes = [];
+  for (const app of state.apps) {
+    for (const request of app.taskRequests || []) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "pending-request";
+      b.textContent = `pending ${request.kind}: ${request.identifier}`;
+      b.addEventListener("click", () => showTaskRequest(app.bundleId, request));
+      nodes.push(b);
+    }
+  }
+  if (!nodes.length) {
+    const span = document.createElement("span");
+    span.className = "muted";
+    span.textContent = "No pending task requests.";
+    nodes.push(span);
+  }
+  box.replaceChildren(...nodes);
+}
+
+// ---------------------------------------------------------------- details
+
+function detail(title, ...nodes) {
+  $("detail").hidden = false;
+  $("detail-title").textContent = title;
+  $("detail-body").replaceChildren(...nodes);
+  document.body.dataset.detail = "open";
+}
+$("detail-close").addEventListener("click", () => { $("detail").hidden = true; document.body.dataset.detail = "closed"; });
+
+function pre(value) {
+  const p = document.createElement("pre");
+  p.textContent = JSON.stringify(value, null, 2);
+  return p;
+}
+function para(text, cls) {
+  const p = document.createElement("p");
+  p.textContent = text;
+  if (cls) p.className = cls;
+  return p;
+}
+function table(headers, rows) {
+  const t = document.createElement("table");
+  const head = t.createTHead().insertRow();
+  for (const h of headers) { const th = document.createElement("th"); th.textContent = h; head.append(th); }
+  const body = t.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    for (const cell of row) {
+      const td = tr.insertCell();
+      if (cell instanceof Node) td.append(cell); else td.textContent = cell ?? "";
+    }
+  }
+  return t;
+}
+
+function showEvent(event) {
+  const nodes = [table(["field", "value"], [
+    ["id", String(event.id)], ["type", event.type], ["app", event.bundleId || "—"],
+    ["virtual time", formatVirtual(event.at)], ["recorded (wall)", event.recordedAt],
+  ]), pre(event.data)];
+  if (event.data && event.data.runId && event.bundleId) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Open run ${event.data.runId}`;
+    b.addEventListener("click", () => showRun(event.bundleId, event.data.runId));
+    nodes.push(b);
+  }
+  detail(`Event ${event.id}`, ...nodes);
+}
+
+async function showRun(bundleId, runId) {
+  const related = feed.events.filter((e) => e.data && e.data.runId === runId && e.bundleId === bundleId);
+  const rows = related.map((e) => [String(e.id), formatVirtual(e.at), e.type]);
+  try {
+    const run = await state.api.get(`/v1/devices/${enc(state.deviceId)}/apps/${enc(bundleId)}/runs/${enc(runId)}`);
+    detail(`Run ${runId}`, para(`${bundleId} · ${run.kind} · ${run.state}`), pre(run), table(["event", "virtual time", "type"], rows));
+  } catch (error) {
+    detail(`Run ${runId}`, para(error.message, "error"), table(["event", "virtual time", "type"], rows));
+  }
+}
+
+async function showTaskRequest(bundleId, request) {
+  try {
+    const e = await state.api.get(`/v1/devices/${enc(state.deviceId)}/apps/${enc(bundleId)}/task-requests/${enc(request.identifier)}/eligibility`);
+    const rows = (e.conditions || []).map((c) => {
+      const met = document.createElement("span");
+      met.className = c.met ? "met-yes" : "met-no";
+      met.textContent = c.met ? "✓ met" : "✗ not met";
+      return [c.name, met, c.rule, c.detail];
+    });
+    const summary = para(e.eligible ? "Eligible: it runs at the next opportunity." : "Not eligible now.", e.eligible ? "met-yes" : "met-no");
+    detail(`Task request ${request.identifier}`,
+      para(`${bundleId} · ${request.kind} · submitted ${formatVirtual(request.submittedAt)}`), summary,
+      para(`Next opportunity: ${formatVirtual(e.nextOpportunityAt) || "—"}; predicted launch: ${formatVirtual(e.predictedLaunchAt) || "—"}`),
+      table(["condition", "met", "rule", "detail"], rows), pre(request));
+  } catch (error) {
+    detail(`Task request ${request.identifier}`, para(error.message, "error"), pre(request));
+  }
+}
+
+function onLaneSelect(kind, bundleId, ref) {
+  const lane = model.apps.get(bundleId);
+  if (kind === "run") { showRun(bundleId, ref); return; }
+  if (kind === "event") { const e = feed.events.find((ev) => ev.id === Number(ref)); if (e) showEvent(e); return; }
+  if (kind === "task" && lane) {
+    const task = lane.tasks.get(ref);
+    if (task) detail(`Background task ${task.id}`, table(["field", "value"], [
+      ["app", bundleId], ["name", task.name || "—"], ["began", iso(task.start)], ["ended", task.end ? iso(task.end) : "open"],
+      ["outcome", task.outcome || "running"]]));
+    return;
+  }
+  if (kind === "segment" && lane) {
+    const seg = lane.segments.find((s) => String(s.start) === ref);
+    if (seg) detail(`${bundleId}: ${seg.state}`, table(["field", "value"], [
+      ["state", seg.state], ["from", iso(seg.start)], ["until", seg.end ? iso(seg.end) : "now"], ["cause", seg.cause || "—"]]));
+  }
+}
+const iso = (ms) => formatVirtual(new Date(ms).toISOString());
+
+// ---------------------------------------------------------------- controls
+
+function status(text, kind = "") {
+  const s = $("action-status");
+  s.textContent = text;
+  s.className = `action-status ${kind}`;
+}
+
+async function act(label, fn) {
+  if (!state.deviceId) return;
+  status(`${label}…`);
+  try {
+    const result = await fn();
+    status(`${label}: ${result}`, "good");
+  } catch (error) {
+    status(`${label} failed: ${error.message}`, "bad");
+  }
+}
+
+const devicePath = () => `/v1/devices/${enc(state.deviceId)}`;
+const appPath = () => `${devicePath()}/apps/${enc($("app-select").value)}`;
+const selectedApp = () => state.apps.find((a) => a.bundleId === $("app-select").value);
+
+for (const button of document.querySelectorAll("[data-action]")) {
+  button.addEventListener("click", () => {
+    const action = button.dataset.action;
+    if (action === "launch" || action === "background" || action === "force-quit") {
+      act(button.textContent, async () => {
+        const app = await state.api.post(`${appPath()}/${action}`);
+        refreshApps();
+        return `${app.bundleId} is ${app.state}`;
+      });
+    } else if (action === "install-sample") {
+      act("Install sample app", async () => {
+        let bundleId = "com.example.sample";
+        for (let n = 2; state.apps.some((a) => a.bundleId === bundleId); n++) bundleId = `com.example.sample${n}`;
+        const app = await state.api.post(`${devicePath()}/apps`, {
+          bundleId,
+          displayName: "Sample",
+          infoPlist: {
+            UIBackgroundModes: ["fetch", "processing", "remote-notification"],
+            BGTaskSchedulerPermittedIdentifiers: [`${bundleId}.refresh`, `${bundleId}.cleanup`],
+          },
+          behavior: {
+            appRefresh: { completeAfter: 2, result: "success", resubmit: true, resubmitAfter: 900 },
+            fetch: { completeAfter: 1, result: "newData" },
+            remoteNotification: { completeAfter: 1, result: "newData" },
+            onEnterBackground: { name: "save", endAfter: 3 },
+          },
+        });
+        await refreshApps();
+        $("app-select").value = app.bundleId;
+        return `installed ${app.bundleId}`;
+      });
+    } else if (action === "submit-refresh") {
+      act("Submit refresh request", async () => {
+        const app = selectedApp();
+        const identifier = (app && app.infoPlist.BGTaskSchedulerPermittedIdentifiers[0]) || `${$("app-select").value}.refresh`;
+        const request = await state.api.post(`${appPath()}/task-requests`, { kind: "appRefresh", identifier });
+        refreshApps();
+        return `pending ${request.identifier}`;
+      });
+    } else if (action === "push") {
+      act("Background push", async () => {
+        let answer;
+        try {
+          answer = await state.api.post(`${devicePath()}/push`, { aps: { "content-available": 1 } }, {
+            headers: { "apns-topic": $("app-select").value, "apns-push-type": "background", "apns-priority": "5" },
+          });
+        } catch (error) {
+          if (error instanceof APIError && error.problem && (error.status === 405 || (error.status === 404 && /no file matches/i.test(error.problem.detail || "")))) {
+            error.message += " — this service has no push route yet.";
+          }
+          throw error;
+        }
+        return `${answer.outcome || "sent"}${answer.reason ? ` (${answer.reason})` : ""}${answer.apnsId ? ` apns-id ${answer.apnsId}` : ""}`;
+      });
+    }
+  });
+}
+
+for (const button of document.querySelectorAll("[data-advance]")) {
+  button.addEventListener("click", () => act(`Advance ${button.textContent}`, async () => {
+    const r = await state.api.post(`${devicePath()}/clock/advance`, { seconds: Number(button.dataset.advance) });
+    return `now ${formatVirtual(r.now)}, ${r.eventsEmitted} events`;
+  }));
+}
+
+function patchConditions(body) {
+  act("Conditions", async () => {
+    const r = await state.api.patch(`${devicePath()}/conditions`, body);
+    const c = r.conditions || r;
+    return Object.keys(body).map((k) => `${k} ${c[k] ?? body[k]}`).join(", ");
+  });
+}
+$("c-battery").addEventListener("input", () => { $("c-battery-out").textContent = $("c-battery").value; });
+$("c-battery").addEventListener("change", () => patchConditions({ batteryLevel: Number($("c-battery").value) }));
+$("c-charging").addEventListener("change", () => patchConditions({ charging: $("c-charging").checked }));
+$("c-lpm").addEventListener("change", () => patchConditions({ lowPowerMode: $("c-lpm").checked }));
+$("c-network").addEventListener("change", () => patchConditions({ network: $("c-network").value }));
+$("c-bar").addEventListener("change", () => patchConditions({ backgroundAppRefresh: $("c-bar").checked }));
+
+$("follow").addEventListener("change", () => { feed.follow = $("follow").checked; feed.schedule(); });
+$("feed").addEventListener("wheel", (e) => { if (e.deltaY < 0 && feed.follow) { feed.follow = false; $("follow").checked = false; } }, { passive: true });
+$("feed").addEventListener("keydown", (e) => { if (["ArrowUp", "Home", "PageUp"].includes(e.key)) { feed.follow = false; $("follow").checked = false; } });
+
+$("zoom-in").addEventListener("click", () => lanes.zoom(0.5));
+$("zoom-out").addEventListener("click", () => lanes.zoom(2));
+$("pan-left").addEventListener("click", () => lanes.pan(-0.25));
+$("pan-right").addEventListener("click", () => lanes.pan(0.25));
+$("zoom-fit").addEventListener("click", () => lanes.fit());
+
+window.addEventListener("hashchange", () => {
+  const id = new URLSearchParams(location.hash.slice(1)).get("device");
+  if (id && id !== state.deviceId && state.api) selectDevice(id);
+});
+
+// A read-only handle for browser tests and the console.
+window.__bgemu = Object.freeze({
+  feedIds: () => feed.events.map((e) => e.id),
+  lastId: () => state.lastId,
+  streamState: () => (state.source ? state.source.readyState : -1),
+});
+
+start();

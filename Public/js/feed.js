@@ -1,0 +1,159 @@
+// A virtualized list of events: only the rows in (or near) the viewport exist in the DOM, whatever the length.
+
+const ROW_HEIGHT = 24;
+const OVERSCAN = 10;
+
+export class Feed {
+  constructor(container, spacer, { onSelect, onNearTop } = {}) {
+    this.container = container;
+    this.spacer = spacer;
+    this.events = [];          // oldest first
+    this.follow = true;
+    this.selectedId = null;
+    this.onSelect = onSelect;
+    this.onNearTop = onNearTop;
+    this.rows = new Map();     // index -> element, the rendered window
+    this.scheduled = false;
+    container.addEventListener("scroll", () => {
+      this.schedule();
+      if (this.container.scrollTop < ROW_HEIGHT * 20 && this.onNearTop) this.onNearTop();
+    }, { passive: true });
+    container.addEventListener("click", (e) => {
+      const row = e.target.closest(".feed-row");
+      if (row) this.select(Number(row.dataset.id));
+    });
+    container.addEventListener("keydown", (e) => this.key(e));
+    new ResizeObserver(() => this.schedule()).observe(container);
+  }
+
+  reset() {
+    this.events = [];
+    this.selectedId = null;
+    for (const el of this.rows.values()) el.remove();
+    this.rows.clear();
+    this.container.scrollTop = 0;
+    this.schedule();
+  }
+
+  /** Appends events that are newer than every event held (the caller de-duplicates). */
+  append(events) {
+    if (!events.length) return;
+    for (const e of events) this.events.push(e);
+    this.schedule();
+  }
+
+  /** Puts older events in front (paging backwards), keeping what the reader sees in place. */
+  prepend(events) {
+    if (!events.length) return;
+    this.events = events.concat(this.events);
+    // Indices shift: drop the window and keep the viewport on the same rows.
+    for (const el of this.rows.values()) el.remove();
+    this.rows.clear();
+    this.spacer.style.height = `${this.events.length * ROW_HEIGHT}px`;
+    this.container.scrollTop += events.length * ROW_HEIGHT;
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => { this.scheduled = false; this.render(); });
+  }
+
+  render() {
+    const n = this.events.length;
+    this.spacer.style.height = `${n * ROW_HEIGHT}px`;
+    if (this.follow) this.container.scrollTop = this.container.scrollHeight;
+    const top = this.container.scrollTop;
+    const height = this.container.clientHeight || 400;
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(n - 1, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    for (const [i, el] of this.rows) {
+      if (i < first || i > last) { el.remove(); this.rows.delete(i); }
+    }
+    for (let i = first; i <= last; i++) {
+      let el = this.rows.get(i);
+      const event = this.events[i];
+      if (!el || Number(el.dataset.id) !== event.id) {
+        if (el) el.remove();
+        el = this.row(event, i);
+        this.rows.set(i, el);
+        this.container.appendChild(el);
+      }
+      el.setAttribute("aria-selected", String(event.id === this.selectedId));
+    }
+  }
+
+  row(event, index) {
+    const el = document.createElement("div");
+    el.className = "feed-row";
+    el.setAttribute("role", "option");
+    el.dataset.id = String(event.id);
+    el.id = `evt-${event.id}`;
+    el.dataset.type = event.type;
+    el.style.top = `${index * ROW_HEIGHT}px`;
+    const [family, verb] = event.type.split(".");
+    const cells = [
+      ["id", String(event.id)],
+      ["at", formatVirtual(event.at)],
+      [`type t-${family} t-${verb || ""}`, event.type],
+      ["app", event.bundleId || "—"],
+      ["summary", summarize(event)],
+    ];
+    for (const [cls, text] of cells) {
+      const span = document.createElement("span");
+      span.className = cls;
+      span.textContent = text;
+      el.appendChild(span);
+    }
+    return el;
+  }
+
+  select(id) {
+    this.selectedId = id;
+    this.container.setAttribute("aria-activedescendant", `evt-${id}`);
+    const event = this.events.find((e) => e.id === id);
+    this.schedule();
+    if (event && this.onSelect) this.onSelect(event);
+  }
+
+  key(e) {
+    if (!this.events.length) return;
+    let index = this.events.findIndex((ev) => ev.id === this.selectedId);
+    if (e.key === "ArrowDown") index = Math.min(this.events.length - 1, index + 1);
+    else if (e.key === "ArrowUp") index = Math.max(0, index < 0 ? this.events.length - 1 : index - 1);
+    else if (e.key === "End") index = this.events.length - 1;
+    else if (e.key === "Home") index = 0;
+    else return;
+    e.preventDefault();
+    const y = index * ROW_HEIGHT;
+    if (y < this.container.scrollTop) this.container.scrollTop = y;
+    else if (y + ROW_HEIGHT > this.container.scrollTop + this.container.clientHeight) {
+      this.container.scrollTop = y + ROW_HEIGHT - this.container.clientHeight;
+    }
+    this.select(this.events[index].id);
+  }
+}
+
+export function formatVirtual(at) {
+  if (!at) return "";
+  return at.replace("T", " ").replace("Z", "");
+}
+
+export function summarize(event) {
+  const d = event.data || {};
+  switch (event.type) {
+    case "app.stateChanged": return `${d.from} → ${d.to}${d.cause ? ` (${d.cause})` : ""}`;
+    case "app.delegate": return d.method || d.callback || "";
+    case "run.started": return `${d.kind} ${d.runId}${d.identifier ? ` ${d.identifier}` : ""}, deadline ${formatVirtual(d.deadline)}`;
+    case "run.completed": return `${d.kind} ${d.runId}: ${d.result}${d.duration != null ? ` after ${d.duration} s` : ""}`;
+    case "run.expired": case "run.expiring": return `${d.kind || ""} ${d.runId || ""} ${d.reason || ""}`;
+    case "backgroundTask.began": case "backgroundTask.ended": case "backgroundTask.expiring":
+      return `${d.taskId || ""} ${d.name || ""} ${d.reason || ""}`;
+    case "clock.advanced": return `${formatVirtual(d.from)} → ${formatVirtual(d.to)}`;
+    default: {
+      const text = JSON.stringify(d);
+      return text === "{}" ? "" : text.slice(0, 200);
+    }
+  }
+}

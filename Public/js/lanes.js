@@ -1,0 +1,277 @@
+// Swimlanes: one lane per app over virtual time, built incrementally from events and drawn as SVG.
+// Drawing costs at most a few rectangles per pixel column per lane, however long the history.
+
+const SVG = "http://www.w3.org/2000/svg";
+const LABEL_WIDTH = 170;
+const AXIS_HEIGHT = 22;
+const LANE_HEIGHT = 40;
+const TICKS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400, 30 * 86400]
+  .map((s) => s * 1000);
+
+export class LaneModel {
+  constructor() { this.reset(); }
+
+  reset() {
+    this.apps = new Map();
+    this.start = null;   // ms of the first event
+    this.now = null;     // ms of the device clock
+  }
+
+  lane(bundleId, t) {
+    let lane = this.apps.get(bundleId);
+    if (!lane) {
+      lane = { bundleId, state: "notRunning", segments: [{ start: t, end: null, state: "notRunning" }],
+               runs: new Map(), runList: [], tasks: new Map(), taskList: [], expiries: [], removed: false };
+      this.apps.set(bundleId, lane);
+    }
+    return lane;
+  }
+
+  apply(event) {
+    const t = Date.parse(event.at);
+    if (Number.isNaN(t)) return;
+    if (this.start === null || t < this.start) this.start = t;
+    if (this.now === null || t > this.now) this.now = t;
+    const d = event.data || {};
+    if (event.type === "clock.advanced" && d.to) this.now = Math.max(this.now, Date.parse(d.to));
+    if (!event.bundleId) return;
+    const lane = this.lane(event.bundleId, t);
+    switch (event.type) {
+      case "app.installed": lane.removed = false; break;
+      case "app.uninstalled": this.close(lane, t); lane.removed = true; break;
+      case "app.stateChanged": {
+        this.close(lane, t);
+        lane.state = d.to || "notRunning";
+        lane.segments.push({ start: t, end: null, state: lane.state, cause: d.cause });
+        break;
+      }
+      case "run.started": {
+        const run = { id: d.runId, start: t, end: null, kind: d.kind, identifier: d.identifier, deadline: d.deadline, outcome: null };
+        lane.runs.set(d.runId, run);
+        lane.runList.push(run);
+        break;
+      }
+      case "run.completed": case "run.expired": {
+        const run = lane.runs.get(d.runId);
+        if (run) { run.end = t; run.outcome = event.type === "run.expired" ? "expired" : (d.result || "completed"); }
+        if (event.type === "run.expired") lane.expiries.push({ at: t, label: `run ${d.runId} expired`, event });
+        break;
+      }
+      case "run.expiring":
+        lane.expiries.push({ at: t, label: `run ${d.runId} expiring`, event });
+        break;
+      case "backgroundTask.began": {
+        const task = { id: d.taskId, name: d.name, start: t, end: null, outcome: null };
+        lane.tasks.set(d.taskId, task);
+        lane.taskList.push(task);
+        break;
+      }
+      case "backgroundTask.ended": {
+        const task = lane.tasks.get(d.taskId);
+        if (task) { task.end = t; task.outcome = d.reason || "ended"; }
+        break;
+      }
+      case "backgroundTask.expiring":
+        lane.expiries.push({ at: t, label: `background task ${d.taskId} expiring`, event });
+        break;
+      default: break;
+    }
+  }
+
+  close(lane, t) {
+    const last = lane.segments[lane.segments.length - 1];
+    if (last && last.end === null) last.end = t;
+  }
+}
+
+export class LaneView {
+  constructor(container, model, { onSelect } = {}) {
+    this.container = container;
+    this.model = model;
+    this.onSelect = onSelect;
+    this.view = null;   // [from, to] in ms; null = fit
+    this.scheduled = false;
+    this.drag = null;
+    container.addEventListener("pointerdown", (e) => {
+      if (e.target.closest(".run, .bgtask, .seg, .expiry")) return;
+      this.drag = { x: e.clientX, view: this.range() };
+      container.setPointerCapture(e.pointerId);
+    });
+    container.addEventListener("pointermove", (e) => {
+      if (!this.drag) return;
+      const [a, b] = this.drag.view;
+      const dt = ((e.clientX - this.drag.x) / this.plotWidth()) * (b - a);
+      this.view = [a - dt, b - dt];
+      this.schedule();
+    });
+    const end = () => { this.drag = null; };
+    container.addEventListener("pointerup", end);
+    container.addEventListener("pointercancel", end);
+    container.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const rect = container.getBoundingClientRect();
+      const f = Math.min(1, Math.max(0, (e.clientX - rect.left - LABEL_WIDTH) / this.plotWidth()));
+      this.zoom(e.deltaY < 0 ? 0.8 : 1.25, f);
+    }, { passive: false });
+    container.addEventListener("keydown", (e) => {
+      const map = { ArrowLeft: () => this.pan(-0.2), ArrowRight: () => this.pan(0.2), "+": () => this.zoom(0.5),
+                    "=": () => this.zoom(0.5), "-": () => this.zoom(2), f: () => this.fit() };
+      if (map[e.key]) { e.preventDefault(); map[e.key](); }
+    });
+    container.addEventListener("click", (e) => {
+      const el = e.target.closest("[data-kind]");
+      if (el && this.onSelect) this.onSelect(el.dataset.kind, el.dataset.app, el.dataset.ref, el.dataset);
+    });
+    new ResizeObserver(() => this.schedule()).observe(container);
+  }
+
+  plotWidth() { return Math.max(50, (this.container.clientWidth || 800) - LABEL_WIDTH - 10); }
+
+  fitRange() {
+    const m = this.model;
+    if (m.start === null) { const t = Date.now(); return [t, t + 60000]; }
+    const end = Math.max(m.now, m.start + 60000);
+    const pad = (end - m.start) * 0.02;
+    return [m.start - pad, end + pad];
+  }
+
+  range() { return this.view || this.fitRange(); }
+  fit() { this.view = null; this.schedule(); }
+  zoom(factor, focus = 0.5) {
+    const [a, b] = this.range();
+    const span = Math.max(1000, (b - a) * factor);
+    const center = a + (b - a) * focus;
+    this.view = [center - span * focus, center + span * (1 - focus)];
+    this.schedule();
+  }
+  pan(fraction) {
+    const [a, b] = this.range();
+    const dt = (b - a) * fraction;
+    this.view = [a + dt, b + dt];
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => { this.scheduled = false; this.render(); });
+  }
+
+  render() {
+    const lanes = [...this.model.apps.values()].filter((l) => !l.removed);
+    const width = this.plotWidth() + LABEL_WIDTH + 10;
+    const height = AXIS_HEIGHT + Math.max(1, lanes.length) * LANE_HEIGHT + 4;
+    const [a, b] = this.range();
+    const pw = this.plotWidth();
+    const x = (t) => LABEL_WIDTH + ((t - a) / (b - a)) * pw;
+    const now = this.model.now ?? a;
+    const svg = el("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true" });
+
+    // Time axis.
+    const axis = el("g", { class: "axis" });
+    const step = TICKS.find((s) => (b - a) / s <= pw / 90) || TICKS[TICKS.length - 1];
+    const longRange = b - a > 86400000;
+    for (let t = Math.ceil(a / step) * step; t <= b; t += step) {
+      const px = x(t);
+      axis.append(el("line", { x1: px, x2: px, y1: AXIS_HEIGHT - 4, y2: height }));
+      const label = el("text", { x: px + 2, y: 13 });
+      label.textContent = tickLabel(t, longRange, step);
+      axis.append(label);
+    }
+    svg.append(axis);
+
+    if (!lanes.length) {
+      const t = el("text", { class: "empty-lanes", x: 10, y: AXIS_HEIGHT + 22 });
+      t.textContent = "No apps installed on this device yet.";
+      svg.append(t);
+    }
+
+    lanes.forEach((lane, i) => {
+      const y = AXIS_HEIGHT + i * LANE_HEIGHT;
+      const g = el("g", { class: "lane", "data-app": lane.bundleId, "data-state": lane.state });
+      const label = el("text", { class: "lane-label", x: 6, y: y + 15 });
+      label.textContent = lane.bundleId.length > 24 ? "…" + lane.bundleId.slice(-23) : lane.bundleId;
+      const title = el("title");
+      title.textContent = `${lane.bundleId}: ${lane.state}`;
+      label.append(title);
+      g.append(label);
+      // States: a band, at most one rectangle per pixel column.
+      drawSpans(g, lane.segments, a, b, x, now, (s, x0, w) => el("rect", {
+        class: `seg state-${s.state}`, "data-state": s.state, "data-kind": "segment", "data-app": lane.bundleId,
+        "data-ref": String(s.start), x: x0, y: y + 4, width: w, height: 14,
+      }), (s) => s.state === "background" || s.state === "active" || s.state === "inactive");
+      drawSpans(g, lane.runList, a, b, x, now, (r, x0, w) => {
+        const rect = el("rect", {
+          class: `run${r.outcome === "expired" ? " expired" : ""}`, "data-kind": "run", "data-app": lane.bundleId,
+          "data-ref": r.id, "data-outcome": r.outcome || "open", x: x0, y: y + 20, width: w, height: 7,
+        });
+        const tt = el("title"); tt.textContent = `${r.kind} ${r.id} ${r.outcome || "open"}`; rect.append(tt);
+        return rect;
+      });
+      drawSpans(g, lane.taskList, a, b, x, now, (task, x0, w) => {
+        const rect = el("rect", {
+          class: "bgtask", "data-kind": "task", "data-app": lane.bundleId, "data-ref": task.id,
+          x: x0, y: y + 29, width: w, height: 7,
+        });
+        const tt = el("title"); tt.textContent = `background task ${task.id} ${task.name || ""} ${task.outcome || "open"}`; rect.append(tt);
+        return rect;
+      });
+      let lastPx = -Infinity;
+      for (const exp of lane.expiries) {
+        if (exp.at < a || exp.at > b) continue;
+        const px = x(exp.at);
+        if (px - lastPx < 2) continue;
+        lastPx = px;
+        const line = el("line", { class: "expiry", "data-kind": "event", "data-app": lane.bundleId,
+                                 "data-ref": String(exp.event.id), x1: px, x2: px, y1: y + 2, y2: y + 38 });
+        const tt = el("title"); tt.textContent = exp.label; line.append(tt);
+        g.append(line);
+      }
+      svg.append(g);
+    });
+
+    if (now >= a && now <= b) {
+      const g = el("g", { class: "now" });
+      g.append(el("line", { x1: x(now), x2: x(now), y1: AXIS_HEIGHT - 4, y2: height }));
+      svg.append(g);
+    }
+    this.container.replaceChildren(svg);
+  }
+}
+
+/** Draws spans (`start`, `end` or open until `now`) clipped to [a, b], merging what falls in one pixel column. */
+function drawSpans(g, spans, a, b, x, now, make, emphasize = () => false) {
+  let lastPx = -Infinity;
+  let overlayPx = -Infinity;
+  const lastIndex = spans.length - 1;
+  for (let i = 0; i <= lastIndex; i++) {
+    const s = spans[i];
+    const end = s.end ?? now;
+    if (end < a || s.start > b) continue;
+    const rx1 = Math.ceil(x(Math.min(end, b)));
+    if (rx1 <= lastPx) {
+      // Within pixels already drawn: only the latest span (the current state) is still drawn, on top.
+      // So is a short span worth seeing (a brief wake-up into the background), once per pixel column.
+      if (i === lastIndex) g.append(make(s, lastPx - 3, 3));
+      else if (emphasize(s) && rx1 > overlayPx) { overlayPx = rx1 + 1; g.append(make(s, rx1 - 2, 2)); }
+      continue;
+    }
+    const x0 = Math.max(Math.floor(x(Math.max(s.start, a))), lastPx);
+    const x1 = Math.max(rx1, x0 + 2);
+    lastPx = x1;
+    g.append(make(s, x0, x1 - x0));
+  }
+}
+
+function tickLabel(t, longRange, step) {
+  const iso = new Date(t).toISOString();
+  if (step >= 86400000) return iso.slice(5, 10);
+  if (longRange) return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+  return step < 60000 ? iso.slice(11, 19) : iso.slice(11, 16);
+}
+
+function el(name, attrs = {}) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
