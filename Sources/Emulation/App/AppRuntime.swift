@@ -21,6 +21,10 @@ public struct AppRuntime: Sendable, Codable, Equatable {
     /// The last discretionary launch, for rate limiting (R25).
     public var lastDiscretionaryLaunchAt: VirtualInstant?
     public var budget = LaunchBudget()
+    /// Background URL sessions (R32–R34).
+    public var urlSessions: [BackgroundURLSession] = []
+    /// Their transfers: open ones, then the most recent ended ones.
+    public var transfers: [Transfer] = []
 
     public init() {}
 

@@ -33,6 +33,8 @@ extension Profile {
         .duration("predictionLead", \.predictionLead, 0...7200),
         .count("predictionMinimumDays", \.predictionMinimumDays, 1...30),
         .duration("minimumLaunchSpacing", \.minimumLaunchSpacing, 0...86_400),
+        .count("wifiBandwidth", \.wifiBandwidth, 1...10_000_000_000),
+        .count("cellularBandwidth", \.cellularBandwidth, 1...10_000_000_000),
     ]
 
     public static func tunable(named name: String) -> ProfileTunable? { tunables.first { $0.name == name } }

@@ -37,6 +37,10 @@ public struct Profile: Sendable, Equatable {
     public var predictionMinimumDays: Int
     /// The least time between two discretionary launches of one app: rate limiting (R25).
     public var minimumLaunchSpacing: VirtualDuration
+    /// How fast background transfers move on Wi-Fi, in bytes per second (R32).
+    public var wifiBandwidth: Int = 5_000_000
+    /// How fast background transfers move on cellular, in bytes per second (R32).
+    public var cellularBandwidth: Int = 1_000_000
 
     public static let ios13 = Profile(
         name: "ios13", backgroundTaskAllowance: .seconds(30), expirationWarning: .seconds(5),

@@ -37,6 +37,7 @@ extension DeviceEngine {
                 }
             }
         }
+        replanTransfers()
     }
 
     /// Replaces the device's policy overrides (validated by the caller with `Profile.validate`).
@@ -44,6 +45,7 @@ extension DeviceEngine {
         guard overrides != device.policyOverrides else { return }
         device.policyOverrides = overrides
         emit(.devicePolicyChanged, data: ["overrides": .object(overrides.mapValues(EventValue.double))])
+        replanTransfers()
     }
 
     /// Installs a validated app.

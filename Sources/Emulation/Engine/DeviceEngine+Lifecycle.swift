@@ -14,6 +14,7 @@ extension DeviceEngine {
         } else {
             bringToForeground(i)
         }
+        reportCancelledTransfers(i)
     }
 
     /// The user returns to a running or suspended app (app switcher). A terminated app must be launched.
@@ -55,6 +56,7 @@ extension DeviceEngine {
         } else {
             emit(.appTerminated, bundleId: bundleId, data: ["reason": "forceQuit", "wasRunning": false])
         }
+        cancelTransfersOnForceQuit(i)
     }
 
     /// The system reclaims memory (R6): a background or suspended app ends; only a running one hears `willTerminate`.
@@ -184,7 +186,7 @@ extension DeviceEngine {
                 "reason": .string(reason), "result": "failure",
             ])
         }
-        cancelTimers { kind in kind.bundleId == bundleId && kind != .predictedUsage(bundleId: bundleId) }
+        cancelTimers { kind in kind.bundleId == bundleId && kind != .predictedUsage(bundleId: bundleId) && !kind.outlivesProcess }
         device.apps[i].runtime.enteredBackgroundAt = nil
         device.apps[i].runtime.lifecycleGraceEndsAt = nil
         device.apps[i].runtime.allowanceEndsAt = nil

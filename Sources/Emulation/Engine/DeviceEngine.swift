@@ -101,6 +101,7 @@ public struct DeviceEngine: Sendable {
         case .scriptedTaskEnd(let bundleId, let taskId): scriptedTaskEnd(bundleId, taskId: taskId)
         case .opportunity: opportunity()
         case .predictedUsage(let bundleId): predictedUsage(bundleId)
+        case .transfer(let bundleId, let transferId): transferTimerFired(bundleId, transferId: transferId)
         }
     }
 }

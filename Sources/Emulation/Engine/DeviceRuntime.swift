@@ -5,6 +5,7 @@ public struct DeviceRuntime: Sendable, Codable, Equatable {
     public var nextTimerSeq: Int64 = 1
     public var nextRunNumber: Int64 = 1
     public var nextTaskNumber: Int64 = 1
+    public var nextTransferNumber: Int64 = 1
     public var random: SeededGenerator
 
     public init(seed: UInt64) { random = SeededGenerator(seed: seed) }

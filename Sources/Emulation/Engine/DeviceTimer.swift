@@ -23,11 +23,14 @@ public struct DeviceTimer: Sendable, Codable, Equatable {
         case opportunity
         /// Shortly before the user usually opens the app: its refresh may run (R26).
         case predictedUsage(bundleId: String)
+        /// A transfer crosses a progress threshold, finishes or may start (R32, R34); it outlives the app's process.
+        case transfer(bundleId: String, transferId: String)
 
         var bundleId: String? {
             switch self {
             case .lifecycleGraceEnd(let b), .allowanceWarning(let b), .allowanceEnd(let b), .predictedUsage(let b): b
             case .runDeadline(let b, _), .runGraceEnd(let b, _), .scriptedRunCompletion(let b, _), .scriptedTaskEnd(let b, _): b
+            case .transfer(let b, _): b
             case .opportunity: nil
             }
         }
