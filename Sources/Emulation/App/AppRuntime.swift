@@ -25,6 +25,8 @@ public struct AppRuntime: Sendable, Codable, Equatable {
     public var urlSessions: [BackgroundURLSession] = []
     /// Their transfers: open ones, then the most recent ended ones.
     public var transfers: [Transfer] = []
+    /// Continuous activities: audio, location, VoIP, accessories (R35–R38).
+    public var activities = ActivityRuntime()
 
     public init() {}
 

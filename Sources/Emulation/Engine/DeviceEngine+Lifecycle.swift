@@ -79,6 +79,7 @@ extension DeviceEngine {
             terminate(i, reason: "reboot", tellApp: device.apps[i].isRunning)
         }
         emit(.deviceRebooted)
+        relaunchVoIPApps()
     }
 
     // MARK: Transitions
@@ -134,6 +135,7 @@ extension DeviceEngine {
         }
         setState(i, .background, cause: cause)
         delegate(i, .didEnterBackground)
+        stopUndeclaredActivities(i)
         let grace = now + policy.lifecycleCallbackAllowance
         device.apps[i].runtime.enteredBackgroundAt = now
         device.apps[i].runtime.lifecycleGraceEndsAt = grace
@@ -157,7 +159,7 @@ extension DeviceEngine {
     func isHeld(_ i: Int) -> Bool {
         let runtime = device.apps[i].runtime
         if let grace = runtime.lifecycleGraceEndsAt, grace > now { return true }
-        return runtime.hasOpenTask || runtime.hasOpenRun
+        return runtime.hasOpenTask || runtime.hasOpenRun || holdsByActivity(i)
     }
 
     /// Suspends a background app that nothing holds any more (R2, R13, R23).
@@ -190,6 +192,7 @@ extension DeviceEngine {
         device.apps[i].runtime.enteredBackgroundAt = nil
         device.apps[i].runtime.lifecycleGraceEndsAt = nil
         device.apps[i].runtime.allowanceEndsAt = nil
+        endProcessActivities(i)
         setState(i, .notRunning, cause: reason)
         var data = extra
         data["reason"] = .string(reason)

@@ -263,10 +263,13 @@ extension DeviceEngine {
 }
 
 extension DeviceTimer.Kind {
-    /// Timers that keep running after the app's process ends: transfers belong to the system's daemon (R32).
+    /// Timers that keep running after the app's process ends: transfers belong to the system's daemon (R32), the
+    /// VoIP keep-alive to the system's socket watch (R37).
     var outlivesProcess: Bool {
-        if case .transfer = self { return true }
-        return false
+        switch self {
+        case .transfer, .voipKeepAlive: true
+        default: false
+        }
     }
 }
 

@@ -102,6 +102,7 @@ public struct DeviceEngine: Sendable {
         case .opportunity: opportunity()
         case .predictedUsage(let bundleId): predictedUsage(bundleId)
         case .transfer(let bundleId, let transferId): transferTimerFired(bundleId, transferId: transferId)
+        case .voipKeepAlive(let bundleId): voipKeepAliveDue(bundleId)
         }
     }
 }
