@@ -19,6 +19,7 @@ public enum APIRouter {
         TaskRequestRoutes.register(on: &router, env)
         RunRoutes.register(on: &router, env)
         URLSessionRoutes.register(on: &router, env)
+        ActivityRoutes.register(on: &router, env)
         EventRoutes.register(on: &router, hub: env.events, store: env.events.store) { tenantId, deviceId in
             try env.devices.exists(deviceId, tenantId: tenantId)
         }

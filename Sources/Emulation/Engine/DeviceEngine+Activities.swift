@@ -41,8 +41,13 @@ extension DeviceEngine {
         return outcome
     }
 
+    /// Whether an activity of the app keeps it running now and, if not, why.
+    public func activityOutcome(_ bundleId: String, _ activity: AppActivity) throws -> ActivityOutcome {
+        outcome(try index(of: bundleId), activity)
+    }
+
     /// Whether an activity keeps the app running now and, if not, why.
-    public func outcome(_ i: Int, _ activity: AppActivity) -> ActivityOutcome {
+    func outcome(_ i: Int, _ activity: AppActivity) -> ActivityOutcome {
         let active = device.apps[i].runtime.activities.isActive(activity)
         func answer(_ keeps: Bool, _ reason: String) -> ActivityOutcome {
             ActivityOutcome(activity: activity, active: active, keepsAppRunning: keeps, reason: reason)
@@ -61,7 +66,9 @@ extension DeviceEngine {
     /// The device moves (R36): apps updating their location in the background hear of it; significant-change
     /// monitors are woken or relaunched at least `significantChangeDistance` and `significantChangeInterval`
     /// from the last fix they got, a force-quit app too from iOS 8.
-    public mutating func moveDevice(latitude: Double, longitude: Double) throws {
+    /// Answers the apps woken or relaunched.
+    @discardableResult
+    public mutating func moveDevice(latitude: Double, longitude: Double) throws -> [String] {
         guard (-90...90).contains(latitude) else { throw EmulationError.invalid([FieldIssue("latitude", "must be from -90 to 90")]) }
         guard (-180...180).contains(longitude) else {
             throw EmulationError.invalid([FieldIssue("longitude", "must be from -180 to 180")])
@@ -69,6 +76,7 @@ extension DeviceEngine {
         let fix = LocationFix(latitude: latitude, longitude: longitude, at: now)
         device.runtime.location = fix
         emit(.deviceLocationChanged, data: ["latitude": .double(latitude), "longitude": .double(longitude)])
+        var woken: [String] = []
         for i in device.apps.indices {
             let app = device.apps[i]
             if app.runtime.activities.isActive(.location), app.isRunning, app.state == .active || app.state == .inactive || declares(i, .location) {
@@ -89,24 +97,31 @@ extension DeviceEngine {
             ])
             if !(app.state == .active || app.state == .inactive) {
                 startRun(i, kind: .location, reason: "significantLocationChange", duration: policy.locationWakeRun)
+                woken.append(app.bundleId)
             }
         }
+        return woken
     }
 
     /// Data arrives from an accessory (R38): apps with the matching mode and an active activity are woken (a
     /// Bluetooth app is relaunched by state restoration) for `accessoryWakeRun`.
-    public mutating func accessoryData(_ accessoryId: String, transport: AppActivity) throws {
+    /// Answers the apps woken.
+    @discardableResult
+    public mutating func accessoryData(_ accessoryId: String, transport: AppActivity) throws -> [String] {
         guard transport == .bluetooth || transport == .externalAccessory else {
             throw EmulationError.invalid([FieldIssue("transport", "must be bluetooth or external")])
         }
         emit(.accessoryDataReceived, data: ["accessoryId": .string(accessoryId), "transport": .string(transport.rawValue)])
+        var woken: [String] = []
         for i in device.apps.indices {
             let app = device.apps[i]
             guard app.runtime.activities.isActive(transport), declares(i, transport) else { continue }
             if app.state == .active || app.state == .inactive { continue }
             if app.state == .notRunning, transport != .bluetooth || app.runtime.forceQuit { continue }
             startRun(i, kind: .accessory, reason: "accessoryData", identifier: accessoryId, duration: policy.accessoryWakeRun)
+            woken.append(app.bundleId)
         }
+        return woken
     }
 
     /// A Newsstand issue is available (R39): the app is launched into the background to start its download.
