@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Emulation
 
@@ -161,5 +162,29 @@ struct TransferRuleTests {
         #expect(throws: EmulationError.notFound(kind: "urlSession", id: "nope")) {
             try engine.enqueueTransfer(app, session: "nope", kind: .download, bytes: 1)
         }
+    }
+}
+
+/// Devices stored before URL sessions and activities existed still load.
+struct TransferStorageTests {
+    @Test func aDeviceStoredWithoutTheNewKeysDecodes() throws {
+        var engine = EngineFixture.engine()
+        try engine.launch(EngineFixture.weather)
+        let data = try JSONEncoder().encode(engine.device)
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var runtime = try #require(object["runtime"] as? [String: Any])
+        #expect(runtime["nextTransferNumber"] as? Int == 1)
+        runtime["nextTransferNumber"] = nil
+        object["runtime"] = runtime
+        var apps = try #require(object["apps"] as? [[String: Any]])
+        var appRuntime = try #require(apps[0]["runtime"] as? [String: Any])
+        #expect(appRuntime["transfers"] is [Any])
+        for key in ["urlSessions", "transfers", "activities"] { appRuntime[key] = nil }
+        apps[0]["runtime"] = appRuntime
+        object["apps"] = apps
+        let old = try JSONSerialization.data(withJSONObject: object)
+        let decoded = try JSONDecoder().decode(Device.self, from: old)
+        #expect(decoded.apps[0].runtime.transfers.isEmpty && decoded.runtime.nextTransferNumber == 1)
+        #expect(try JSONDecoder().decode(Device.self, from: data) == engine.device)
     }
 }

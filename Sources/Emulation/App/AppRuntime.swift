@@ -22,11 +22,11 @@ public struct AppRuntime: Sendable, Codable, Equatable {
     public var lastDiscretionaryLaunchAt: VirtualInstant?
     public var budget = LaunchBudget()
     /// Background URL sessions (R32–R34).
-    public var urlSessions: [BackgroundURLSession] = []
+    @StoredDefault public var urlSessions: [BackgroundURLSession] = []
     /// Their transfers: open ones, then the most recent ended ones.
-    public var transfers: [Transfer] = []
+    @StoredDefault public var transfers: [Transfer] = []
     /// Continuous activities: audio, location, VoIP, accessories (R35–R38).
-    public var activities = ActivityRuntime()
+    @StoredDefault public var activities = ActivityRuntime()
 
     public init() {}
 
