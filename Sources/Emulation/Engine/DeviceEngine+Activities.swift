@@ -17,7 +17,7 @@ extension DeviceEngine {
                 throw EmulationError.unprocessable(field: "keepAliveInterval", detail: "must be 600 seconds or more (R37)")
             }
         } else if keepAliveInterval != nil {
-            throw EmulationError.unprocessable(field: "keepAliveInterval", detail: "only a voip activity has a keep-alive interval")
+            throw EmulationError.unprocessable(field: "keepAliveInterval", detail: "only starting a voip activity takes a keep-alive interval")
         }
         var activities = device.apps[i].runtime.activities
         let was = activities.isActive(activity)

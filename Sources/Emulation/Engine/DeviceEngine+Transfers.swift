@@ -56,7 +56,7 @@ extension DeviceEngine {
             "enqueuedInBackground": .bool(!inForeground),
         ])
         let t = device.apps[i].runtime.transfers.count - 1
-        plan(i, t)
+        plan(i, t, enqueued: true)
         return device.apps[i].runtime.transfers[t]
     }
 
@@ -135,7 +135,7 @@ extension DeviceEngine {
 
     /// Brings transfer `t` up to now: measures the bytes moved at the old rate, reports crossed quarters, ends it
     /// when complete, then sets the rate the conditions allow and its next timer.
-    private mutating func plan(_ i: Int, _ t: Int) {
+    private mutating func plan(_ i: Int, _ t: Int, enqueued: Bool = false) {
         let bundleId = device.apps[i].bundleId
         var transfer = device.apps[i].runtime.transfers[t]
         transfer.bytesTransferred = transfer.bytesTransferred(at: now)
@@ -161,7 +161,7 @@ extension DeviceEngine {
                 "transferId": .string(transfer.id), "session": .string(transfer.session), "bytesPerSecond": .int(rate),
                 "bytesTransferred": .int(transfer.bytesTransferred),
             ])
-        } else if rate == 0, wasRunning || transfer.createdAt == now, let waitingFor {
+        } else if rate == 0, wasRunning || enqueued, let waitingFor {
             emit(.transferWaiting, bundleId: bundleId, data: [
                 "transferId": .string(transfer.id), "session": .string(transfer.session), "waitingFor": .string(waitingFor),
             ])
