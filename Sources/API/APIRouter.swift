@@ -23,6 +23,8 @@ public enum APIRouter {
         RunRoutes.register(on: &router, env)
         PushRoutes.register(on: &router, env)
         NotificationRoutes.register(on: &router, env)
+        URLSessionRoutes.register(on: &router, env)
+        ActivityRoutes.register(on: &router, env)
         EventRoutes.register(on: &router, hub: env.events, store: env.events.store) { tenantId, deviceId in
             try env.devices.exists(deviceId, tenantId: tenantId)
         }

@@ -25,6 +25,12 @@ public struct AppRuntime: Sendable, Codable, Equatable {
     public var pushes: AppPushes?
     /// Pending local notifications, soonest first (R40); nil until the first one.
     public var notifications: [LocalNotification]?
+    /// Background URL sessions (R32–R34).
+    @StoredDefault public var urlSessions: [BackgroundURLSession] = []
+    /// Their transfers: open ones, then the most recent ended ones.
+    @StoredDefault public var transfers: [Transfer] = []
+    /// Continuous activities: audio, location, VoIP, accessories (R35–R38).
+    @StoredDefault public var activities = ActivityRuntime()
 
     public init() {}
 

@@ -34,6 +34,12 @@ extension Profile {
         .count("predictionMinimumDays", \.predictionMinimumDays, 1...30),
         .duration("minimumLaunchSpacing", \.minimumLaunchSpacing, 0...86_400),
         .count("backgroundPushesPerHour", \.backgroundPushesPerHour, 0...1000),
+        .count("wifiBandwidth", \.wifiBandwidth, 1...10_000_000_000),
+        .count("cellularBandwidth", \.cellularBandwidth, 1...10_000_000_000),
+        .duration("locationWakeRun", \.locationWakeRun, 1...600),
+        .duration("voipRun", \.voipRun, 1...600),
+        .count("significantChangeDistance", \.significantChangeDistance, 0...100_000),
+        .duration("significantChangeInterval", \.significantChangeInterval, 0...86_400),
     ]
 
     public static func tunable(named name: String) -> ProfileTunable? { tunables.first { $0.name == name } }

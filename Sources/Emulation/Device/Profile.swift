@@ -40,6 +40,18 @@ public struct Profile: Sendable, Equatable {
     /// Background pushes an app gets per hour before the rest are deferred (R30). Apple: "don't try to send more
     /// than two or three per hour" ("Pushing background updates to your App").
     public var backgroundPushesPerHour: Int = 3
+    /// How fast background transfers move on Wi-Fi, in bytes per second (R32).
+    public var wifiBandwidth: Int = 5_000_000
+    /// How fast background transfers move on cellular, in bytes per second (R32).
+    public var cellularBandwidth: Int = 1_000_000
+    /// A significant-change location wake-up (R36).
+    public var locationWakeRun: VirtualDuration = .seconds(10)
+    /// A VoIP keep-alive handler run (R37).
+    public var voipRun: VirtualDuration = .seconds(10)
+    /// The least distance between two significant-change fixes, in metres (R36).
+    public var significantChangeDistance: Int = 500
+    /// The least time between two significant-change fixes (R36).
+    public var significantChangeInterval: VirtualDuration = .seconds(300)
 
     public static let ios13 = Profile(
         name: "ios13", backgroundTaskAllowance: .seconds(30), expirationWarning: .seconds(5),

@@ -38,6 +38,7 @@ extension DeviceEngine {
             }
         }
         deliverDeferredPushes()  // R30: the power-aware policy may allow now
+        replanTransfers()
     }
 
     /// Replaces the device's policy overrides (validated by the caller with `Profile.validate`).
@@ -45,6 +46,7 @@ extension DeviceEngine {
         guard overrides != device.policyOverrides else { return }
         device.policyOverrides = overrides
         emit(.devicePolicyChanged, data: ["overrides": .object(overrides.mapValues(EventValue.double))])
+        replanTransfers()
     }
 
     /// Installs a validated app.

@@ -15,6 +15,7 @@ extension DeviceEngine {
             bringToForeground(i)
         }
         deliverDeferredPushes(i, userLaunch: true)  // R30
+        reportCancelledTransfers(i)
     }
 
     /// The user returns to a running or suspended app (app switcher). A terminated app must be launched.
@@ -58,6 +59,7 @@ extension DeviceEngine {
         } else {
             emit(.appTerminated, bundleId: bundleId, data: ["reason": "forceQuit", "wasRunning": false])
         }
+        cancelTransfersOnForceQuit(i)
     }
 
     /// The system reclaims memory (R6): a background or suspended app ends; only a running one hears `willTerminate`.
@@ -80,6 +82,7 @@ extension DeviceEngine {
             terminate(i, reason: "reboot", tellApp: device.apps[i].isRunning)
         }
         emit(.deviceRebooted)
+        relaunchVoIPApps()
     }
 
     // MARK: Transitions
@@ -135,6 +138,7 @@ extension DeviceEngine {
         }
         setState(i, .background, cause: cause)
         delegate(i, .didEnterBackground)
+        stopUndeclaredActivities(i)
         let grace = now + policy.lifecycleCallbackAllowance
         device.apps[i].runtime.enteredBackgroundAt = now
         device.apps[i].runtime.lifecycleGraceEndsAt = grace
@@ -158,7 +162,7 @@ extension DeviceEngine {
     func isHeld(_ i: Int) -> Bool {
         let runtime = device.apps[i].runtime
         if let grace = runtime.lifecycleGraceEndsAt, grace > now { return true }
-        return runtime.hasOpenTask || runtime.hasOpenRun
+        return runtime.hasOpenTask || runtime.hasOpenRun || holdsByActivity(i)
     }
 
     /// Suspends a background app that nothing holds any more (R2, R13, R23).
@@ -187,10 +191,11 @@ extension DeviceEngine {
                 "reason": .string(reason), "result": "failure",
             ])
         }
-        cancelTimers { kind in kind.bundleId == bundleId && kind != .predictedUsage(bundleId: bundleId) }
+        cancelTimers { kind in kind.bundleId == bundleId && kind != .predictedUsage(bundleId: bundleId) && !kind.outlivesProcess }
         device.apps[i].runtime.enteredBackgroundAt = nil
         device.apps[i].runtime.lifecycleGraceEndsAt = nil
         device.apps[i].runtime.allowanceEndsAt = nil
+        endProcessActivities(i)
         setState(i, .notRunning, cause: reason)
         var data = extra
         data["reason"] = .string(reason)

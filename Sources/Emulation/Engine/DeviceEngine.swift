@@ -102,6 +102,8 @@ public struct DeviceEngine: Sendable {
         case .opportunity: opportunity()
         case .predictedUsage(let bundleId): predictedUsage(bundleId)
         case .localNotification(let bundleId, let identifier): localNotificationDue(bundleId, identifier: identifier)
+        case .transfer(let bundleId, let transferId): transferTimerFired(bundleId, transferId: transferId)
+        case .voipKeepAlive(let bundleId): voipKeepAliveDue(bundleId)
         }
     }
 }

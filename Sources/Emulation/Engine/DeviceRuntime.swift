@@ -5,6 +5,9 @@ public struct DeviceRuntime: Sendable, Codable, Equatable {
     public var nextTimerSeq: Int64 = 1
     public var nextRunNumber: Int64 = 1
     public var nextTaskNumber: Int64 = 1
+    @StoredDefault public var nextTransferNumber: Int64 = 1
+    /// Where the device is, as last set (R36).
+    public var location: LocationFix?
     public var random: SeededGenerator
 
     public init(seed: UInt64) { random = SeededGenerator(seed: seed) }

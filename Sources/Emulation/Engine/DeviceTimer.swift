@@ -25,12 +25,18 @@ public struct DeviceTimer: Sendable, Codable, Equatable {
         case predictedUsage(bundleId: String)
         /// A local notification's fire date (R40).
         case localNotification(bundleId: String, identifier: String)
+        /// A transfer crosses a progress threshold, finishes or may start (R32, R34); it outlives the app's process.
+        case transfer(bundleId: String, transferId: String)
+        /// The VoIP keep-alive handler is due (R37).
+        case voipKeepAlive(bundleId: String)
 
         var bundleId: String? {
             switch self {
             case .lifecycleGraceEnd(let b), .allowanceWarning(let b), .allowanceEnd(let b), .predictedUsage(let b): b
             case .runDeadline(let b, _), .runGraceEnd(let b, _), .scriptedRunCompletion(let b, _), .scriptedTaskEnd(let b, _): b
             case .localNotification(let b, _): b
+            case .transfer(let b, _): b
+            case .voipKeepAlive(let b): b
             case .opportunity: nil
             }
         }

@@ -1,0 +1,107 @@
+import Emulation
+import HTTPServer
+
+/// `…/apps/{bundleId}/url-sessions` and `…/transfers`: background `URLSession`s (R32–R34).
+enum URLSessionRoutes {
+    static let base = "/v1/devices/{deviceId}/apps/{bundleId}/url-sessions"
+    static let transfers = "/v1/devices/{deviceId}/apps/{bundleId}/transfers"
+
+    static func register(on router: inout Router, _ env: APIEnvironment) {
+        router.post(base) { request, context in
+            let body = try JSONBody.decode(MakeURLSessionRequest.self, from: request)
+            let bundleId = context.parameters["bundleId"] ?? ""
+            let (device, created) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
+                engine in
+                try engine.makeURLSession(
+                    bundleId, identifier: body.identifier, discretionary: body.discretionary,
+                    sendsLaunchEvents: body.sessionSendsLaunchEvents)
+            }
+            let session = try session(device.app(bundleId), body.identifier)
+            return try JSONBody.response(
+                URLSessionBody(session: session), status: created ? .created : .ok,
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/url-sessions/\(body.identifier)"])
+        }
+
+        router.get(base) { _, context in
+            let app = try AppRoutes.app(context, env)
+            return try JSONBody.response(PageBody(items: app.runtime.urlSessions.map(URLSessionBody.init), nextCursor: nil))
+        }
+
+        router.get(base + "/{identifier}") { _, context in
+            let app = try AppRoutes.app(context, env)
+            return try JSONBody.response(URLSessionBody(session: try session(app, context.parameters["identifier"] ?? "")))
+        }
+
+        router.post(base + "/{identifier}/transfers") { request, context in
+            let body = try JSONBody.decode(EnqueueTransferRequest.self, from: request)
+            let bundleId = context.parameters["bundleId"] ?? ""
+            let (device, transfer) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
+                engine in
+                try engine.enqueueTransfer(
+                    bundleId, session: context.parameters["identifier"] ?? "", kind: body.kind, bytes: body.bytes,
+                    earliestBeginDate: try body.earliest(),
+                    countOfBytesClientExpectsToReceive: body.countOfBytesClientExpectsToReceive)
+            }
+            return try JSONBody.response(
+                TransferBody(transfer: transfer, now: device.clock.anchor), status: .created,
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/transfers/\(transfer.id)"])
+        }
+
+        router.get(base + "/{identifier}/transfers") { request, context in
+            let identifier = context.parameters["identifier"] ?? ""
+            let (app, now) = try appAndNow(context, env)
+            _ = try session(app, identifier)
+            return try page(app.runtime.transfers.filter { $0.session == identifier }, now: now, request)
+        }
+
+        router.post(base + "/{identifier}/finish-events") { _, context in
+            let bundleId = context.parameters["bundleId"] ?? ""
+            let (_, run) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+                try engine.finishURLSessionEvents(bundleId, session: context.parameters["identifier"] ?? "")
+            }
+            return try JSONBody.response(RunBody(run: run))
+        }
+
+        router.get(transfers) { request, context in
+            let (app, now) = try appAndNow(context, env)
+            return try page(app.runtime.transfers, now: now, request)
+        }
+
+        router.get(transfers + "/{transferId}") { _, context in
+            let (app, now) = try appAndNow(context, env)
+            let id = context.parameters["transferId"] ?? ""
+            guard let transfer = app.runtime.transfers.first(where: { $0.id == id }) else {
+                throw EmulationError.notFound(kind: "transfer", id: id)
+            }
+            return try JSONBody.response(TransferBody(transfer: transfer, now: now))
+        }
+
+        router.delete(transfers + "/{transferId}") { _, context in
+            let (device, transfer) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
+                engine in
+                try engine.cancelTransfer(context.parameters["bundleId"] ?? "", transferId: context.parameters["transferId"] ?? "")
+            }
+            return try JSONBody.response(TransferBody(transfer: transfer, now: device.clock.anchor))
+        }
+    }
+
+    private static func session(_ app: App?, _ identifier: String) throws -> BackgroundURLSession {
+        guard let session = app?.runtime.urlSessions.first(where: { $0.identifier == identifier }) else {
+            throw EmulationError.notFound(kind: "urlSession", id: identifier)
+        }
+        return session
+    }
+
+    /// The app the route names and the device's virtual now (a realtime clock read at wall time).
+    private static func appAndNow(_ context: HTTPRequestContext, _ env: APIEnvironment) throws -> (App, VirtualInstant) {
+        let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
+        let app = try AppRoutes.app(context, env)
+        return (app, max(device.clock.anchor, device.clock.now(wallMilliseconds: env.wallMilliseconds)))
+    }
+
+    private static func page(_ transfers: [Transfer], now: VirtualInstant, _ request: HTTPRequest) throws -> HTTPResponse {
+        let paging = try Pagination(request)
+        let page = try paging.page(of: transfers)
+        return try JSONBody.response(PageBody(items: page.items.map { TransferBody(transfer: $0, now: now) }, nextCursor: page.nextCursor))
+    }
+}
