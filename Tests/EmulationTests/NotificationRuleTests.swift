@@ -34,6 +34,23 @@ struct NotificationRuleTests {
         #expect(engine.app().runtime.notifications?.isEmpty == true)
     }
 
+    @Test(arguments: ["terminate", "forceQuit", "reboot"])
+    func R40_aScheduledNotificationOutlivesTheAppsProcess(end: String) throws {
+        var engine = EngineFixture.engine()
+        try engine.launch(app)
+        try engine.scheduleNotification(app, notification("n1", in: 600, from: engine))
+        try engine.background(app)
+        try engine.advance(seconds: 10)
+        switch end {
+        case "terminate": try engine.terminate(app)
+        case "forceQuit": try engine.forceQuit(app)
+        default: engine.reboot()
+        }
+        #expect(engine.app().state == .notRunning)
+        try engine.advance(seconds: 600)
+        #expect(engine.events(.notificationDelivered).first?.data["identifier"] == "n1")
+    }
+
     @Test func R40_theSameIdentifierReplaces() throws {
         var engine = EngineFixture.engine()
         try engine.scheduleNotification(app, notification("n1", in: 600, from: engine))
