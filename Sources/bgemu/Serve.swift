@@ -39,53 +39,34 @@ struct Serve: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ServiceConfiguration(
             host: host ?? environment["BGEMU_HOST"] ?? "127.0.0.1",
-            port: try port ?? environment["BGEMU_PORT"].map(Self.parsePort) ?? 8080,
+            port: try Self.number(port, "BGEMU_PORT", option: "port", in: 0...65_535) ?? 8080,
             database: database ?? environment["BGEMU_DATABASE"] ?? "bgemu.sqlite",
             adminToken: adminToken ?? environment["BGEMU_ADMIN_TOKEN"],
             apiKey: environment["BGEMU_API_KEY"],
             publicDirectory: publicDirectory ?? environment["BGEMU_PUBLIC"] ?? "Public",
             openAPIFile: openapi ?? environment["BGEMU_OPENAPI"] ?? "openapi.yaml",
-            threads: try threads ?? environment["BGEMU_THREADS"].map(Self.parseThreads),
+            threads: try Self.number(threads, "BGEMU_THREADS", option: "threads", in: 1...256),
             logLevel: logLevel ?? environment["BGEMU_LOG_LEVEL"] ?? "info",
-            sseHeartbeat: try sseHeartbeat ?? environment["BGEMU_SSE_HEARTBEAT"].map(Self.parseHeartbeat) ?? 15,
-            maxStreams: try maxStreams ?? environment["BGEMU_MAX_STREAMS"].map(Self.parseMaxStreams) ?? 16_384)
+            sseHeartbeat: try Self.number(sseHeartbeat, "BGEMU_SSE_HEARTBEAT", option: "sse-heartbeat", in: 0.1...3600) ?? 15,
+            maxStreams: try Self.number(maxStreams, "BGEMU_MAX_STREAMS", option: "max-streams", in: 1...1_000_000) ?? 16_384)
         try Service(configuration: configuration).run()
     }
 
-    static func parsePort(_ text: String) throws -> Int {
-        guard let port = Int(text), (0...65_535).contains(port) else {
-            throw ValidationError("BGEMU_PORT must be a port number, not \"\(text)\".")
+    /// A number from its flag, else from its environment variable; nil when neither is set. Either one out of
+    /// `range` is an error that names it.
+    static func number<T: LosslessStringConvertible & Comparable>(
+        _ flag: T?, _ variable: String, option: String, in range: ClosedRange<T>
+    ) throws -> T? {
+        if let flag {
+            guard range.contains(flag) else {
+                throw ValidationError("--\(option) must be from \(range.lowerBound) to \(range.upperBound).")
+            }
+            return flag
         }
-        return port
-    }
-
-    static func parseThreads(_ text: String) throws -> Int {
-        guard let count = Int(text), (1...256).contains(count) else {
-            throw ValidationError("BGEMU_THREADS must be from 1 to 256, not \"\(text)\".")
+        guard let text = ProcessInfo.processInfo.environment[variable] else { return nil }
+        guard let value = T(text), range.contains(value) else {
+            throw ValidationError("\(variable) must be from \(range.lowerBound) to \(range.upperBound), not \"\(text)\".")
         }
-        return count
-    }
-
-    static func parseHeartbeat(_ text: String) throws -> Double {
-        guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
-            throw ValidationError("BGEMU_SSE_HEARTBEAT must be from 0.1 to 3600 seconds, not \"\(text)\".")
-        }
-        return seconds
-    }
-
-    static func parseMaxStreams(_ text: String) throws -> Int {
-        guard let count = Int(text), count >= 1 else {
-            throw ValidationError("BGEMU_MAX_STREAMS must be a positive whole number, not \"\(text)\".")
-        }
-        return count
-    }
-
-    func validate() throws {
-        if let maxStreams, maxStreams < 1 { throw ValidationError("--max-streams must be at least 1.") }
-        if let sseHeartbeat, !(0.1...3600).contains(sseHeartbeat) {
-            throw ValidationError("--sse-heartbeat must be from 0.1 to 3600 seconds.")
-        }
-        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256.") }
+        return value
     }
 }

@@ -149,3 +149,30 @@ import Testing
         #expect(response.body == Array(try Data(contentsOf: spec)))
     }
 }
+
+/// Bad settings stop the executable with a message that names them, before anything starts.
+@Suite struct ConfigurationEndToEndTests {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = LiveService.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test func aPortOutOfRangeIsRefused() throws {
+        let (status, output) = try Self.run(["serve", "--port", "70000"])
+        #expect(status != 0 && output.contains("--port must be from 0 to 65535"))
+    }
+
+    @Test func anEnvironmentVariableOutOfRangeIsRefused() throws {
+        let (status, output) = try Self.run(["serve"], environment: ["BGEMU_THREADS": "0"])
+        #expect(status != 0 && output.contains("BGEMU_THREADS must be from 1 to 256"))
+    }
+}
