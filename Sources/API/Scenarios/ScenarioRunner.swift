@@ -122,6 +122,7 @@ struct ScenarioRunner {
                 wanted = "at least \(least)"
             }
             var message = "\(found) matching event\(found == 1 ? "" : "s"), expected \(wanted)"
+            if let window { message += " within [\(format(window.0)), \(format(window.1))] s" }
             var deciding = matching
             if found == 0, !passed {
                 // Near misses: the events of that type (anywhere in time), to show why none matched.
@@ -130,7 +131,6 @@ struct ScenarioRunner {
                     ? "; no \(matcher.type) event at all"
                     : "; \(deciding.count) \(matcher.type) event\(deciding.count == 1 ? "" : "s") did not match (shown)"
             }
-            if let window { message += " within [\(format(window.0)), \(format(window.1))] s" }
             return .init(index: expectation.index, description: expectation.description, passed: passed, message: message,
                          events: shown(deciding))
         case .state(let bundleId, let state, let at):
