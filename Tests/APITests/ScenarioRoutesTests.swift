@@ -112,6 +112,9 @@ import Testing
         #expect(run(#"{"name": "x", "apps": [{"bundleId": "a.b"}], "expect": [], "device": {"clock": {"mode": "realtime"}}}"#)
             .errorFields.contains("device.clock.mode"))
         #expect(api.send(.post, "/v1/scenarios/run", json: #"{"name":"x"}"#).status == 401)
+        // At most 30 days of virtual time.
+        #expect(run(#"{"name": "x", "apps": [{"bundleId": "a.b"}], "expect": [{"event": {"type": "x"}}], "duration": 2592001}"#)
+            .errorFields == ["duration"])
     }
 
     @Test func everyExampleScenarioPasses() throws {

@@ -15,8 +15,9 @@ struct Scenario: Sendable {
     /// Seconds the run lasts at least: the clock is advanced to the latest time the scenario names.
     var end: Double
 
-    /// The longest scenario (a year of virtual time).
-    static let maximumDuration: Double = 366 * 86_400
+    /// The longest scenario (30 days of virtual time, the longest single advance): a run holds an event loop
+    /// thread, and a month of a busy device is already a few hundred milliseconds of work.
+    static let maximumDuration: Double = DeviceEngine.maximumAdvance.seconds
     static let maximumSteps = 1_000
     static let maximumExpectations = 1_000
 }
