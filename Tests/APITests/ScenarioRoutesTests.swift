@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 @testable import API
+@testable import Emulation
 
 /// `POST /v1/scenarios/run` in-process: the runner, its report, and strict validation of the file.
 @Suite struct ScenarioRoutesTests {
@@ -127,5 +128,24 @@ import Testing
             let response = api.send(.post, "/v1/scenarios/run", key: key, json: String(decoding: bytes, as: UTF8.self))
             #expect(response.json["passed"] as? Bool == true, "\(file): \(response.text)")
         }
+    }
+
+    @Test func dataMatchesAsASubsetWithNumbersByValue() {
+        let event = EmulationEvent(
+            type: .runCompleted, bundleId: "a.b", at: .defaultStart,
+            data: ["duration": .double(3), "result": "success", "run": ["kind": "appRefresh", "n": .int(2)], "ids": ["x", "y"]])
+        func matches(_ data: [String: EventValue], type: String = "run.completed", bundleId: String? = nil) -> Bool {
+            ScenarioEventMatcher(type: type, bundleId: bundleId, data: data).matches(event)
+        }
+        #expect(matches([:]))
+        #expect(matches(["duration": .int(3), "result": "success"]))
+        #expect(matches(["run": ["n": .double(2)]]))
+        #expect(matches(["ids": ["x", "y"]]))
+        #expect(!matches(["ids": ["x"]]))
+        #expect(!matches(["result": "failure"]))
+        #expect(!matches(["missing": .null]))
+        #expect(!matches([:], type: "run.started"))
+        #expect(matches([:], bundleId: "a.b"))
+        #expect(!matches([:], bundleId: "a.c"))
     }
 }
