@@ -113,6 +113,9 @@ import Testing
         #expect(run(#"{"name": "x", "apps": [{"bundleId": "a.b"}], "expect": [], "device": {"clock": {"mode": "realtime"}}}"#)
             .errorFields.contains("device.clock.mode"))
         #expect(api.send(.post, "/v1/scenarios/run", json: #"{"name":"x"}"#).status == 401)
+        let device = run(#"{"name": "x", "apps": [{"bundleId": "a.b"}], "expect": [{"event": {"type": "x"}}], "device": {"osVersion": "99.0", "policy": {"nope": 1}}}"#)
+        #expect(device.status == 422 && device.errorFields.count == 2, "\(device.text)")
+        #expect(device.errorFields.allSatisfy { $0.hasPrefix("device.") }, "\(device.errorFields)")
         // At most 30 days of virtual time.
         #expect(run(#"{"name": "x", "apps": [{"bundleId": "a.b"}], "expect": [{"event": {"type": "x"}}], "duration": 2592001}"#)
             .errorFields == ["duration"])

@@ -10,7 +10,12 @@ struct ScenarioRunner {
     let env: APIEnvironment
 
     func run(_ scenario: Scenario, tenantId: String) throws -> ScenarioReport {
-        var device = try DeviceRoutes.makeDevice(scenario.device, tenantId: tenantId, env)
+        var device: Device
+        do {
+            device = try DeviceRoutes.makeDevice(scenario.device, tenantId: tenantId, env)
+        } catch EmulationError.invalid(let issues) {
+            throw EmulationError.invalid(issues.map { FieldIssue("device.\($0.field)", $0.message) })
+        }
         device.clock.mode = .manual
         let created = try env.devices.create(device) { engine in
             engine.created()
