@@ -25,6 +25,7 @@ public enum APIRouter {
         NotificationRoutes.register(on: &router, env)
         URLSessionRoutes.register(on: &router, env)
         ActivityRoutes.register(on: &router, env)
+        ScenarioRoutes.register(on: &router, env)
         EventRoutes.register(on: &router, hub: env.events, store: env.events.store) { tenantId, deviceId in
             try env.devices.exists(deviceId, tenantId: tenantId)
         }

@@ -6,6 +6,6 @@ struct BGEmu: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bgemu",
         abstract: "An emulator of iOS background execution, served over HTTP.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, ScenarioCommand.self],
         defaultSubcommand: Serve.self)
 }

@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+
+/// A small blocking HTTP/1.1 client for `http://host:port` (no TLS): one request per connection, read until the
+/// server closes it. Enough for the CLI to call the service without FoundationNetworking or libcurl.
+struct HTTPClient {
+    let host: String
+    let port: Int
+    let basePath: String
+    let apiKey: String
+    /// Seconds a connection may stay silent before the request fails.
+    var timeout = 300
+
+    struct Response {
+        var status: Int
+        var headers: [(String, String)]
+        var body: [UInt8]
+
+        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+    }
+
+    enum ClientError: Error, CustomStringConvertible {
+        case badURL(String), resolve(String), connect(String), send, malformed
+
+        var description: String {
+            switch self {
+            case .badURL(let url): "not an http:// URL: \(url)"
+            case .resolve(let host): "cannot resolve \(host)"
+            case .connect(let target): "cannot connect to \(target)"
+            case .send: "the connection broke while sending"
+            case .malformed: "the server's answer is not HTTP"
+            }
+        }
+    }
+
+    init(base: String, apiKey: String) throws {
+        guard let url = URL(string: base), url.scheme == "http", let host = url.host, !host.isEmpty else {
+            throw ClientError.badURL(base)
+        }
+        self.host = host
+        port = url.port ?? 80
+        var path = url.path
+        while path.hasSuffix("/") { path.removeLast() }
+        basePath = path
+        self.apiKey = apiKey
+    }
+
+    func post(_ path: String, json: [UInt8]) throws -> Response {
+        var head = "POST \(basePath)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        head += "Authorization: Bearer \(apiKey)\r\nContent-Type: application/json\r\nAccept: application/json\r\n"
+        head += "Content-Length: \(json.count)\r\n\r\n"
+        return try parse(try exchange(Array(head.utf8) + json))
+    }
+
+    private func exchange(_ bytes: [UInt8]) throws -> [UInt8] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { throw ClientError.resolve(host) }
+        defer { freeaddrinfo(list) }
+        var fd: Int32 = -1
+        var candidate: UnsafeMutablePointer<addrinfo>? = first
+        while let info = candidate {
+            fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            if fd >= 0, connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { break }
+            if fd >= 0 { close(fd) }
+            fd = -1
+            candidate = info.pointee.ai_next
+        }
+        guard fd >= 0 else { throw ClientError.connect("\(host):\(port)") }
+        defer { close(fd) }
+        var wait = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw ClientError.send }
+            sent += n
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            received += buffer[0..<n]
+        }
+        return received
+    }
+
+    private func parse(_ raw: [UInt8]) throws -> Response {
+        guard let end = Self.find([13, 10, 13, 10], in: raw, from: 0) else { throw ClientError.malformed }
+        let head = String(decoding: raw[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = head[0].split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw ClientError.malformed }
+        let headers: [(String, String)] = head.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var response = Response(status: status, headers: headers, body: Array(raw[(end + 4)...]))
+        if let length = response.header("Content-Length").flatMap(Int.init) {
+            response.body = Array(response.body.prefix(length))
+        } else if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            response.body = Self.dechunk(response.body)
+        }
+        return response
+    }
+
+    private static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while let lineEnd = find([13, 10], in: bytes, from: i) {
+            let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16) ?? 0
+            if size == 0 { break }
+            let start = lineEnd + 2
+            out += bytes[start..<min(bytes.count, start + size)]
+            i = start + size + 2
+        }
+        return out
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        for i in start...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) {
+            return i
+        }
+        return nil
+    }
+}
