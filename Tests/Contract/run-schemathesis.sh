@@ -36,6 +36,7 @@ done
 curl -fsS "$BASE/healthz" >/dev/null || { cat "$WORK/server.log" >&2; echo "run-schemathesis: /healthz never answered" >&2; exit 1; }
 
 CHECKS=not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance,response_headers_conformance
+CHECKS+=,unsupported_method,allow_header_conformance,missing_required_header,ignored_auth
 COMMON=(--checks "$CHECKS" --seed 20261121 --generation-database none
         --max-examples "${ST_MAX_EXAMPLES:-10}" --request-timeout 10 --workers 1
         --suppress-health-check all --no-color --warnings off)
