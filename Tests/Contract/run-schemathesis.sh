@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do   # up to 30 s
     curl -fsS "$BASE/healthz" >/dev/null 2>&1 && break
     kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/server.log" >&2; echo "run-schemathesis: the service exited" >&2; exit 1; }
     sleep 0.1
