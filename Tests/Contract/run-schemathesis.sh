@@ -10,7 +10,8 @@ BIN=${BGEMU_BIN:-.build/debug/bgemu}
 [ -x "$BIN" ] || { echo "run-schemathesis: $BIN not built (run swift build)" >&2; exit 1; }
 # `python3 -m schemathesis.cli` is `st` without relying on pip's script folder being on PATH.
 python3 -m schemathesis.cli --version >/dev/null 2>&1 || { echo "run-schemathesis: schemathesis not installed (pip install schemathesis)" >&2; exit 1; }
-st() { python3 -m schemathesis.cli "$@"; }
+# Each run is bounded (about 45 s here for run 1): a hung run fails CI after 10 minutes instead of eating its budget.
+st() { timeout 600 python3 -m schemathesis.cli "$@"; }
 
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
