@@ -13,7 +13,15 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let patch = HTTPMethod("PATCH")
     public static let delete = HTTPMethod("DELETE")
     public static let options = HTTPMethod("OPTIONS")
+    /// Known, and allowed on no route: a route answers them `405` with `Allow` rather than `501`.
+    public static let trace = HTTPMethod("TRACE")
+    /// The safe method with a body (draft-ietf-httpbis-safe-method-w-body).
+    public static let query = HTTPMethod("QUERY")
 
-    /// The methods this server implements; any other is answered `501 Not Implemented` (RFC 9110 §15.6.2).
-    public static let implemented: Set<HTTPMethod> = [.get, .head, .post, .put, .patch, .delete, .options]
+    /// The methods this server knows; any other is answered `501 Not Implemented` (RFC 9110 §15.6.2).
+    /// TRACE and QUERY are known so that a route answers them `405 Method Not Allowed` (RFC 9110 §15.5.6):
+    /// no 5xx for a standard method.
+    public static let implemented: Set<HTTPMethod> = [
+        .get, .head, .post, .put, .patch, .delete, .options, .trace, .query,
+    ]
 }

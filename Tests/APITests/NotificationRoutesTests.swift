@@ -32,6 +32,16 @@ import Testing
         #expect(api.send(.get, base, key: key).items.count == 1)
     }
 
+    /// Found by schemathesis: a `Location` carried a client-chosen identifier raw, so it was no URI reference.
+    @Test func locationPercentEncodesClientChosenIdentifiers() {
+        let created = schedule(#"{"identifier":"été 1/2","timeInterval":60}"#)
+        #expect(created.status == 201)
+        let location = created.headers["Location"] ?? ""
+        #expect(location == "\(base)/%C3%A9t%C3%A9%201%2F2")
+        #expect(location.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F })
+        #expect(api.send(.delete, location, key: key).status == 204)
+    }
+
     @Test func itFiresOnTheVirtualClock() {
         _ = schedule(#"{"identifier":"n","timeInterval":60}"#)
         _ = api.send(.post, "/v1/devices/\(device)/clock/advance", key: key, json: #"{"seconds":61}"#)

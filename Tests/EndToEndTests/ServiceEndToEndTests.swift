@@ -107,6 +107,10 @@ import Testing
         let headers = try service.client().request("GET", "/healthz", headers: [("X-Filler", String(repeating: "a", count: 20_000))])
         #expect(headers.status == 431)
         #expect(try service.client().request("BREW", "/healthz").status == 501)
+        // Found by schemathesis: TRACE, a standard method, was 501; it is 405 with the route's Allow.
+        let trace = try service.client().request("TRACE", "/healthz")
+        #expect(trace.status == 405 && trace.header("Allow")?.contains("GET") == true)
+        #expect(try service.client().request("QUERY", "/healthz").status == 405)
         #expect(try service.client().request("GET", "/healthz").status == 200)
     }
 

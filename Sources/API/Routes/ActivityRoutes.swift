@@ -53,7 +53,7 @@ enum ActivityRoutes {
             }
             return try JSONBody.response(
                 RunBody(run: run), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/runs/\(run.id)"])
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/runs/\(run.id)"])
         }
     }
 }

@@ -19,7 +19,7 @@ enum AppRoutes {
                 return app
             }
             return try appResponse(device, app.bundleId, env, status: .created,
-                                   headers: ["Location": "/v1/devices/\(device.id)/apps/\(app.bundleId)"])
+                                   headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(app.bundleId))"])
         }
 
         router.get("/v1/devices/{deviceId}/apps") { request, context in

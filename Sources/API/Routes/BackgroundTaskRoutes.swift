@@ -18,7 +18,7 @@ enum BackgroundTaskRoutes {
             }
             return try JSONBody.response(
                 BackgroundTaskBody(task: task), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/background-tasks/\(task.id)"])
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/background-tasks/\(task.id)"])
         }
 
         router.get(base) { request, context in

@@ -17,7 +17,7 @@ enum NotificationRoutes {
             }
             return try JSONBody.response(
                 NotificationBody(notification: notification), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/notifications/\(notification.identifier)"])
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/notifications/\(PathSegment.encode(notification.identifier))"])
         }
 
         router.get(base) { _, context in

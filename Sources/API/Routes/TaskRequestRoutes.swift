@@ -17,7 +17,7 @@ enum TaskRequestRoutes {
             }
             return try JSONBody.response(
                 TaskRequestBody(request: submitted), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/task-requests/\(submitted.identifier)"])
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/task-requests/\(PathSegment.encode(submitted.identifier))"])
         }
 
         router.get(base) { _, context in
@@ -64,7 +64,7 @@ enum TaskRequestRoutes {
             }
             return try JSONBody.response(
                 RunBody(run: run), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/runs/\(run.id)"])
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/runs/\(run.id)"])
         }
 
         router.post(base + "/{identifier}/simulate-expiration") { _, context in

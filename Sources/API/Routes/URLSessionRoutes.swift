@@ -19,7 +19,7 @@ enum URLSessionRoutes {
             let session = try session(device.app(bundleId), body.identifier)
             return try JSONBody.response(
                 URLSessionBody(session: session), status: created ? .created : .ok,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/url-sessions/\(body.identifier)"])
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/url-sessions/\(PathSegment.encode(body.identifier))"])
         }
 
         router.get(base) { _, context in
@@ -44,7 +44,7 @@ enum URLSessionRoutes {
             }
             return try JSONBody.response(
                 TransferBody(transfer: transfer, now: device.clock.anchor), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(bundleId)/transfers/\(transfer.id)"])
+                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/transfers/\(transfer.id)"])
         }
 
         router.get(base + "/{identifier}/transfers") { request, context in
