@@ -8,6 +8,8 @@ WORKDIR /src
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
+# The manifest names the test targets too; SwiftPM wants their folders even for a product build.
+COPY Tests ./Tests
 RUN swift build -c release --product bgemu --static-swift-stdlib \
  && install -D "$(swift build -c release --show-bin-path)/bgemu" /out/bgemu
 
