@@ -63,6 +63,6 @@ let package = Package(
             dependencies: ["API", "HTTPServer", "Emulation", "Storage", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["bgemu"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["bgemu", "HTTPServer"], swiftSettings: strict),
     ]
 )

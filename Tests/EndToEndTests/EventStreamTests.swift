@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HTTPServer
 import Testing
 
 /// Event streams of the real executable over real sockets: resuming after `Last-Event-ID` gets exactly what was
@@ -198,11 +199,7 @@ final class EventStreamConnection {
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
-        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        for i in start...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) {
-            return i
-        }
-        return nil
+        HTTPClient.find(needle, in: haystack, from: start)
     }
 
     enum StreamError: Error { case socket, connect, send, noHead }

@@ -2,27 +2,36 @@ import Foundation
 import Glibc
 
 /// A small blocking HTTP/1.1 client for `http://host:port` (no TLS): one request per connection, read until the
-/// server closes it. Enough for the CLI to call the service without FoundationNetworking or libcurl.
-struct HTTPClient {
-    let host: String
-    let port: Int
-    let basePath: String
-    let apiKey: String
+/// server closes it. Enough for the CLI (and the end-to-end tests) to call the service without FoundationNetworking
+/// or libcurl.
+public struct HTTPClient: Sendable {
+    public let host: String
+    public let port: Int
+    public let basePath: String
+    public let apiKey: String
     /// Seconds a connection may stay silent before the request fails.
-    var timeout = 300
+    public var timeout = 300
 
-    struct Response {
-        var status: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
+    /// A response as read from the wire, its body de-chunked.
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+        public init(status: Int, headers: [(String, String)], body: [UInt8]) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// The first value of the header `name`, compared case-insensitively.
+        public func header(_ name: String) -> String? { headers.first { $0.0.caseInsensitiveEquals(name) }?.1 }
     }
 
-    enum ClientError: Error, CustomStringConvertible {
+    public enum ClientError: Error, CustomStringConvertible {
         case badURL(String), resolve(String), connect(String), send, malformed
 
-        var description: String {
+        public var description: String {
             switch self {
             case .badURL(let url): "not an http:// URL: \(url)"
             case .resolve(let host): "cannot resolve \(host)"
@@ -33,7 +42,8 @@ struct HTTPClient {
         }
     }
 
-    init(base: String, apiKey: String) throws {
+    /// - Parameter base: `http://host:port` with an optional base path.
+    public init(base: String, apiKey: String) throws {
         guard let url = URL(string: base), url.scheme == "http", let host = url.host, !host.isEmpty else {
             throw ClientError.badURL(base)
         }
@@ -45,14 +55,17 @@ struct HTTPClient {
         self.apiKey = apiKey
     }
 
-    func post(_ path: String, json: [UInt8]) throws -> Response {
+    /// `POST` of a JSON body with the API key as a bearer token.
+    public func post(_ path: String, json: [UInt8]) throws -> Response {
         var head = "POST \(basePath)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         head += "Authorization: Bearer \(apiKey)\r\nContent-Type: application/json\r\nAccept: application/json\r\n"
         head += "Content-Length: \(json.count)\r\n\r\n"
-        return try parse(try exchange(Array(head.utf8) + json))
+        return try Self.parse(try Self.exchange(host: host, port: port, bytes: Array(head.utf8) + json, timeout: timeout))
     }
 
-    private func exchange(_ bytes: [UInt8]) throws -> [UInt8] {
+    /// Writes `bytes` on a new connection to `host:port` and reads until the server closes it (or `timeout`
+    /// seconds of silence).
+    public static func exchange(host: String, port: Int, bytes: [UInt8], timeout: Int) throws -> [UInt8] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -88,7 +101,8 @@ struct HTTPClient {
         return received
     }
 
-    private func parse(_ raw: [UInt8]) throws -> Response {
+    /// Reads one response: sized, chunked or close-delimited (RFC 9112 §6.3).
+    public static func parse(_ raw: [UInt8]) throws -> Response {
         guard let end = Self.find([13, 10, 13, 10], in: raw, from: 0) else { throw ClientError.malformed }
         let head = String(decoding: raw[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let parts = head[0].split(separator: " ")
@@ -119,7 +133,8 @@ struct HTTPClient {
         return out
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+    /// The first index of `needle` in `haystack` at or after `start`.
+    public static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
         guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
         for i in start...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) {
             return i
