@@ -49,7 +49,11 @@ import Testing
         #expect(advanced.json["now"] as? String == "2026-01-01T00:01:30.000Z")
         #expect(api.send(.get, "/v1/devices/\(device)/clock", key: key).json["now"] as? String == "2026-01-01T00:01:30.000Z")
         #expect(advance(31 * 86_400).status == 422)
-        #expect(post("/v1/devices/\(device)/clock/advance", #"{"to":"2025-01-01T00:00:00Z"}"#).status == 422)
+        // Bounds relative to the clock's reading are conflicts with the device's state.
+        let back = post("/v1/devices/\(device)/clock/advance", #"{"to":"2025-01-01T00:00:00Z"}"#)
+        #expect(back.status == 409 && back.problemCode == "clockCannotGoBack")
+        let far = post("/v1/devices/\(device)/clock/advance", #"{"to":"2026-03-01T00:00:00Z"}"#)
+        #expect(far.status == 409 && far.problemCode == "advanceTooLong")
         #expect(post("/v1/devices/\(device)/clock/advance", #"{"seconds":1,"to":"2026-02-01T00:00:00Z"}"#).status == 422)
         #expect(post("/v1/devices/\(device)/clock/advance", #"{"to":"2026-01-02T00:00:00Z"}"#).json["now"] as? String
                 == "2026-01-02T00:00:00.000Z")

@@ -53,6 +53,9 @@ import Testing
         #expect(schedule(#"{"identifier":"n","timeInterval":60,"fireDate":"2030-01-01T00:00:00Z"}"#).status == 422)
         #expect(schedule(#"{"identifier":"n","timeInterval":30,"repeats":true}"#).errorFields == ["timeInterval"])
         #expect(schedule(#"{"identifier":"n","fireDate":"soon"}"#).errorFields == ["fireDate"])
+        // A well-formed date the device's clock has passed conflicts with the device's state.
+        let past = schedule(#"{"identifier":"n","fireDate":"2025-12-31T00:00:00Z"}"#)
+        #expect(past.status == 409 && past.problemCode == "fireDateNotAhead")
         #expect(schedule(#"{"identifier":"n","timeInterval":60,"sound":"x"}"#).errorFields == ["sound"])
     }
 }

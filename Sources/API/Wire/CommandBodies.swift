@@ -13,8 +13,8 @@ struct AdvanceRequest: Decodable {
         guard (seconds == nil) != (to == nil) else {
             throw EmulationError.invalid([FieldIssue("seconds", "give exactly one of seconds and to")])
         }
-        if let seconds, !(seconds >= 0 && seconds.isFinite) {
-            throw EmulationError.invalid([FieldIssue("seconds", "must be a number of seconds, 0 or more")])
+        if let seconds, !(seconds >= 0 && seconds <= DeviceEngine.maximumAdvance.seconds) {
+            throw EmulationError.invalid([FieldIssue("seconds", "must be a number of seconds from 0 to 2592000 (30 days)")])
         }
     }
 
@@ -35,7 +35,7 @@ struct BeginTaskRequest: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["name"])
         name = try decoder.container(keyedBy: AnyKey.self).decodeIfPresent(String.self, forKey: AnyKey("name"))
-        if let name, name.count > 200 { throw EmulationError.invalid([FieldIssue("name", "must be at most 200 characters")]) }
+        if let name, name.jsonLength > 200 { throw EmulationError.invalid([FieldIssue("name", "must be at most 200 characters")]) }
     }
 }
 

@@ -14,9 +14,13 @@ extension DeviceEngine {
             }
         } else {
             if notification.repeats { issues.append(FieldIssue("repeats", "a repeating notification needs a timeInterval")) }
-            if notification.fireDate <= now { issues.append(FieldIssue("fireDate", "must be after the device's now, \(now)")) }
         }
         guard issues.isEmpty else { throw EmulationError.invalid(issues) }
+        // Whether a date is still ahead depends on the device's clock: a conflict with its state, not bad input.
+        if notification.timeInterval == nil, notification.fireDate <= now {
+            throw EmulationError.conflict(
+                code: "fireDateNotAhead", detail: "fireDate \(notification.fireDate) is not after the device's now, \(now).")
+        }
         var pending = device.apps[i].runtime.notifications ?? []
         if pending.contains(where: { $0.identifier == notification.identifier }) {
             pending.removeAll { $0.identifier == notification.identifier }

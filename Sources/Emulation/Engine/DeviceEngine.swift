@@ -26,11 +26,14 @@ public struct DeviceEngine: Sendable {
     /// Fires every timer due up to `target` in time order (ties in creation order), each at its own instant, then
     /// sets the clock to `target`. Idle time is jumped over, so a week of a quiet device costs nothing.
     public mutating func advance(to target: VirtualInstant) throws {
+        // Both bounds depend on the clock's current reading, so a refusal is a conflict with the device's state
+        // (the same `to` is fine on another device), not an invalid request.
         guard target >= now else {
-            throw EmulationError.unprocessable(field: "to", detail: "the clock cannot go back: it reads \(now)")
+            throw EmulationError.conflict(code: "clockCannotGoBack", detail: "The clock cannot go back: it reads \(now).")
         }
         guard target - now <= Self.maximumAdvance else {
-            throw EmulationError.unprocessable(field: "seconds", detail: "one advance moves at most 30 days")
+            throw EmulationError.conflict(
+                code: "advanceTooLong", detail: "One advance moves at most 30 days; the clock reads \(now).")
         }
         let from = now
         runTimers(through: target)
