@@ -31,6 +31,19 @@ import Testing
         #expect(api.send(.get, "/v1/devices/\(device)", key: key).json["appCount"] as? Int == 1)
     }
 
+    @Test func queryLaunchHandlersJoinAJSONBodysOwn() {
+        let body = """
+            {"bundleId":"com.example.both","launchHandlers":["com.example.both.a"],"infoPlist":{
+             "UIBackgroundModes":["fetch","processing"],
+             "BGTaskSchedulerPermittedIdentifiers":["com.example.both.a","com.example.both.b","com.example.both.c"]}}
+            """
+        let created = api.send(.post, "\(apps)?launchHandlers=com.example.both.b,com.example.both.a", key: key, json: body)
+        #expect(created.status == 201)
+        #expect(created.json["launchHandlers"] as? [String] == ["com.example.both.a", "com.example.both.b"])
+        let none = api.send(.post, "\(apps)?launchHandlers=", key: key, json: #"{"bundleId":"com.example.none"}"#)
+        #expect(none.json["launchHandlers"] as? [String] == [])
+    }
+
     @Test func installFromXMLAndBinaryPlist() throws {
         let xml = api.send(.post, apps, key: key, body: Array(PlistSamples.xml(bundleId: "com.example.xml").utf8),
                            headers: ["Content-Type": "application/x-plist"])

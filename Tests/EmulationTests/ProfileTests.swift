@@ -30,4 +30,13 @@ struct ProfileTests {
         #expect(OSVersion("9")?.description == "9.0")
         #expect(OSVersion("12.4.1")! < OSVersion("13.0")!)
     }
+
+    /// The grammar the contract's `osVersion` pattern states: 1–3 dot-separated parts of up to 3 digits, no
+    /// leading zero, major 4–26.
+    @Test func versionsFollowTheContractsPattern() {
+        for accepted in ["4", "26", "17.0", "12.4.1", "16.10.100"] { #expect(OSVersion(accepted) != nil, "\(accepted)") }
+        for refused in ["", "3", "27", "040.1.46", "017", "17.01", "17.0.0.0", "17.", ".1", "17.1000", "17.a"] {
+            #expect(OSVersion(refused) == nil, "\(refused)")
+        }
+    }
 }

@@ -104,20 +104,21 @@ enum AppRoutes {
         case "application/x-plist", "application/xml", "text/xml", "application/octet-stream":
             if request.body.isEmpty { throw Problems.malformed("The request needs an Info.plist body.") }
             let plist = try InfoPlist.parse(request.body)
-            let handlers = request.queryValue("launchHandlers").map {
-                $0.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
-            }
-            return (AppInstallation(plist, launchHandlers: handlers, fieldPrefix: ""), nil)
+            return (AppInstallation(plist, launchHandlers: queryLaunchHandlers(request), fieldPrefix: ""), nil)
         default:
             guard JSONBody.isJSON(request) else {
                 throw Problems.unsupportedMediaType(["application/json", "application/x-plist"], method: request.method)
             }
-            if request.queryValue("launchHandlers") != nil {
-                throw Problems.invalid("launchHandlers", "goes in the JSON body; the query parameter is for Info.plist uploads")
-            }
-            let body = try JSONBody.decode(InstallAppRequest.self, bytes: request.body)
+            var body = try JSONBody.decode(InstallAppRequest.self, bytes: request.body)
+            // The query's identifiers join the body's (repeats are kept once when the app is installed).
+            if let handlers = queryLaunchHandlers(request) { body.launchHandlers = (body.launchHandlers ?? []) + handlers }
             return (try body.installation(), body.behavior)
         }
+    }
+
+    /// `?launchHandlers=a,b`: nil when absent, empty entries skipped (so present but empty means none).
+    private static func queryLaunchHandlers(_ request: HTTPRequest) -> [String]? {
+        request.queryValue("launchHandlers").map { $0.split(separator: ",").map { String($0) }.filter { !$0.isEmpty } }
     }
 }
 

@@ -96,7 +96,8 @@ struct ScenarioParser {
         for key in object.keys.sorted() where !allowed.contains(key) {
             fail(field == "body" ? key : "\(field).\(key)", "is not a known field; known fields: \(allowed.sorted().joined(separator: ", "))")
         }
-        return object
+        // A field given as null is absent, as in every request body.
+        return object.filter { $0.value != .null }
     }
 
     private mutating func seconds(_ value: EventValue?, _ field: String) -> Double? {
@@ -145,7 +146,7 @@ struct ScenarioParser {
         guard let top = object(root, "body", allowed: ["name", "description", "device", "apps", "steps", "expect", "duration"])
         else { return nil }
         let name = string(top["name"], "name") ?? ""
-        if name.count > 200 { fail("name", "must be at most 200 characters") }
+        if name.jsonLength > 200 { fail("name", "must be at most 200 characters") }
         if let description = top["description"], description.stringValue == nil { fail("description", "must be a string") }
 
         // The device: the body of POST /v1/devices, without its name (the scenario's), on a manual clock.

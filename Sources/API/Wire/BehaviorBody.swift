@@ -10,8 +10,10 @@ struct BehaviorBody: Decodable {
         try decoder.rejectUnknownKeys(allowed: Set(kinds + ["onEnterBackground"]))
         let c = try decoder.container(keyedBy: AnyKey.self)
         var runs: [RunKind: RunBehavior] = [:]
-        for kind in RunKind.allCases where c.contains(AnyKey(kind.rawValue)) {
-            runs[kind] = try c.decode(RunBehaviorBody.self, forKey: AnyKey(kind.rawValue)).behavior(for: kind)
+        for kind in RunKind.allCases {
+            // A kind given as null is left out, like any optional field.
+            guard let body = try c.decodeIfPresent(RunBehaviorBody.self, forKey: AnyKey(kind.rawValue)) else { continue }
+            runs[kind] = try body.behavior(for: kind)
         }
         let task = try c.decodeIfPresent(TaskBehaviorBody.self, forKey: AnyKey("onEnterBackground"))
         behavior = AppBehavior(runs: runs, onEnterBackground: task?.behavior)

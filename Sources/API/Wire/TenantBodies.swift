@@ -9,8 +9,7 @@ struct CreateTenantRequest: Decodable {
         try decoder.rejectUnknownKeys(allowed: ["name"])
         let c = try decoder.container(keyedBy: AnyKey.self)
         name = try c.decode(String.self, forKey: AnyKey("name"))
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 100, trimmed == name else {
+        guard (1...100).contains(name.jsonLength), !name.hasSurroundingWhiteSpace else {
             throw EmulationError.invalid([FieldIssue("name", "must be 1–100 characters without surrounding white space")])
         }
     }

@@ -10,10 +10,14 @@ public struct OSVersion: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.patch = patch
     }
 
-    /// Parses `M`, `M.m` or `M.m.p`; nil for anything else or a version outside iOS 4–26.
+    /// Parses `M`, `M.m` or `M.m.p` (each part up to 3 digits, no leading zero); nil for anything else or a
+    /// version outside iOS 4–26.
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCIIDigit) }),
+        let wellFormed = parts.allSatisfy {
+            (1...3).contains($0.count) && $0.allSatisfy(\.isASCIIDigit) && ($0.count == 1 || $0.first != "0")
+        }
+        guard (1...3).contains(parts.count), wellFormed,
             let major = Int(parts[0]), OSVersion.supportedMajors.contains(major)
         else { return nil }
         self.major = major
