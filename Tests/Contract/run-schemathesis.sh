@@ -11,7 +11,7 @@ BIN=${BGEMU_BIN:-.build/debug/bgemu}
 # `python3 -m schemathesis.cli` is `st` without relying on pip's script folder being on PATH.
 python3 -m schemathesis.cli --version >/dev/null 2>&1 || { echo "run-schemathesis: schemathesis not installed (pip install schemathesis)" >&2; exit 1; }
 # Each run is bounded (about 45 s here for run 1): a hung run fails CI after 10 minutes instead of eating its budget.
-st() { timeout 600 python3 -m schemathesis.cli "$@"; }
+st() { timeout 600 python3 -m schemathesis.cli --config-file Tests/Contract/schemathesis.toml "$@"; }
 
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
@@ -38,6 +38,8 @@ curl -fsS "$BASE/healthz" >/dev/null || { cat "$WORK/server.log" >&2; echo "run-
 
 CHECKS=not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance,response_headers_conformance
 CHECKS+=,unsupported_method,allow_header_conformance,missing_required_header,ignored_auth
+# Valid data is accepted and invalid data refused (the exceptions, with their reasons, are in schemathesis.toml).
+CHECKS+=,positive_data_acceptance,negative_data_rejection
 COMMON=(--checks "$CHECKS" --seed 20261121 --generation-database none
         --max-examples "${ST_MAX_EXAMPLES:-10}" --request-timeout 10 --workers 1
         --suppress-health-check all --no-color --warnings off)
