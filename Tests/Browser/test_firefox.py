@@ -88,6 +88,8 @@ def test_sign_in_states_and_a_device_appears(service, firefox):
                 {"bundleId": SAMPLE, "infoPlist": {"UIBackgroundModes": ["fetch"]}})
     firefox.wait_for_node(f'#device-list a[data-device-id="{device["id"]}"]')
     assert not visible(firefox, "empty-tenant")
+    # The device's long id wraps inside its entry instead of spilling past it.
+    assert firefox.evaluate("[...document.querySelectorAll('#device-list a')].every((a) => a.scrollWidth <= a.clientWidth)")
     firefox.wait_for(lambda: "Made by the API" in (text(firefox, "#device-title") or ""), message="device opened")
     firefox.wait_for_node(f'#lanes g.lane[data-app="{SAMPLE}"]')
 
