@@ -296,5 +296,12 @@ class Firefox:
 
     def log_entries(self, level=None):
         """The page's console messages and uncaught errors so far (log.entryAdded events)."""
+        while True:  # take in the events that arrived since the last command
+            try:
+                message = json.loads(self._socket.recv(timeout=0))
+            except TimeoutError:
+                break
+            if message.get("type") == "event":
+                self.events.append(message)
         entries = [e["params"] for e in self.events if e.get("method") == "log.entryAdded"]
         return [e for e in entries if level is None or e.get("level") == level]

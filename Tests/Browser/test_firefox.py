@@ -18,6 +18,8 @@ def firefox(tmp_path):
     browser = Firefox(binary, width=1600, height=1000, timeout=20, log_path=str(tmp_path / "firefox.log"))
     try:
         yield browser
+        for entry in browser.log_entries():  # shown with a failure's captured output, or with -s
+            print(f"firefox {entry.get('type')} {entry.get('level')}: {entry.get('text')}")
         # Anything the page threw and did not catch is a failure in Firefox.
         uncaught = [e.get("text") for e in browser.log_entries() if e.get("type") == "javascript"]
         assert not uncaught, f"uncaught errors in the page: {uncaught}"
