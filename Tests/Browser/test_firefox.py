@@ -150,6 +150,13 @@ def test_swimlane_live_feed_controls_and_event_detail(service, firefox):
                      message="the feed holds every event of the device")
     firefox.wait_for_node('#lanes rect.seg[data-state="suspended"]')
     assert firefox.evaluate("document.getElementById('feed-count').textContent") == f"{len(feed_ids(firefox))} events"
+    # The Launch button brings the suspended app back to the foreground.
+    before = feed_ids(firefox)
+    firefox.click('[data-action="launch"]')
+    firefox.wait_for(lambda: (text(firefox, "#action-status") or "").endswith("is active"), message="Launch done")
+    firefox.wait_for(f"document.querySelector('{lane}').dataset.state === 'active'", message="lane active again")
+    firefox.wait_for(lambda: len(feed_ids(firefox)) > len(before), message="the relaunch's events in the live feed")
+    firefox.wait_for(lambda: feed_ids(firefox) == device_event_ids(service, device["id"]), message="every event shown")
 
     # The detail panel for one event.
     row = '#feed .feed-row[data-type="clock.advanced"]'
