@@ -341,7 +341,7 @@ function receive(events) {
   lanes.schedule();
   $("feed").dataset.lastId = String(state.lastId);
   $("feed-count").textContent = `${feed.events.length} events`;
-  if (state.allLoaded && $("feed").dataset.loaded === "true") renderHistoryState();
+  if ($("feed").dataset.loaded === "true" && !state.loadingOlder) renderHistoryState();
   if (model.now !== null) $("device-clock").textContent = `virtual time ${formatVirtual(new Date(model.now).toISOString())}`;
   if (fresh.some((e) => /^(app|run|taskRequest|backgroundTask|device)\./.test(e.type))) {
     clearTimeout(state.appsTimer);
