@@ -17,7 +17,8 @@ const EVENT_TYPES = [
   "transfer.failed", "transfer.progress", "transfer.started", "transfer.waiting", "urlSession.created",
   "urlSession.eventsDelivered", "message",
 ];
-const PAGE = 500;
+const PAGE = 500;          // events per page of history
+const NEAR_TOP_ROWS = 20;  // the feed pages older events in when scrolled this close to its top
 
 const state = {
   api: null,
@@ -26,16 +27,20 @@ const state = {
   device: null,
   apps: [],
   generation: 0,     // bumps on every device switch: stale loads and streams drop their results
-  lastId: 0,         // the last event id seen (history or stream): resume point and de-duplication
+  lastId: 0,         // the newest event id seen (history or stream): resume point and de-duplication
+  oldestId: null,    // the oldest event id loaded; older pages go below it
+  allLoaded: false,  // whether the device's whole history is loaded
+  loadingOlder: false, // one page of older events in flight at a time
+  pageTimes: [],     // milliseconds each page of older events took (for the browser tests' figures)
   source: null,
   reopenTimer: null,
   pollTimer: null,
   appsTimer: null,
 };
 
-const feed = new Feed($("feed"), $("feed-spacer"), { onSelect: showEvent });
+const feed = new Feed($("feed"), $("feed-spacer"), { onSelect: showEvent, onNearTop: () => loadOlder() });
 const model = new LaneModel();
-const lanes = new LaneView($("lanes"), model, { onSelect: onLaneSelect });
+const lanes = new LaneView($("lanes"), model, { onSelect: onLaneSelect, onRange: onLaneRange });
 
 // ---------------------------------------------------------------- views
 
@@ -167,14 +172,7 @@ $("signin-form").addEventListener("submit", (e) => {
   if (!key) return;
   storeKey(key);
   $("apikey").value = "";
-  // A read-only handle for browser tests and the console.
-window.__bgemu = Object.freeze({
-  feedIds: () => feed.events.map((e) => e.id),
-  lastId: () => state.lastId,
-  streamState: () => (state.source ? state.source.readyState : -1),
-});
-
-start();
+  start();
 });
 $("signout").addEventListener("click", () => { storeKey(""); state.api = null; location.hash = ""; showSignin(); });
 $("retry").addEventListener("click", () => start());
@@ -203,6 +201,10 @@ async function selectDevice(id) {
   const generation = state.generation;
   state.deviceId = id;
   state.lastId = 0;
+  state.oldestId = null;
+  state.allLoaded = false;
+  state.loadingOlder = false;
+  state.pageTimes = [];
   history.replaceState(null, "", `#device=${id}`);
   renderDeviceList();
   feed.reset();
@@ -211,21 +213,23 @@ async function selectDevice(id) {
   $("no-device").hidden = true;
   $("device-content").hidden = false;
   $("feed").dataset.loaded = "false";
-  setStream("loading history…");
+  setStream("loading…");
+  renderHistoryState();
   try {
     state.device = await state.api.get(`/v1/devices/${enc(id)}`);
     if (generation !== state.generation) return;
     renderDevice();
     refreshApps();
-    // The history, oldest first, page by page; the stream then resumes after the last one loaded.
-    let cursor = null;
-    do {
-      const page = await state.api.get(`/v1/devices/${enc(id)}/events?limit=${PAGE}${cursor ? `&cursor=${enc(cursor)}` : ""}`);
-      if (generation !== state.generation) return;
-      receive(page.items);
-      cursor = page.nextCursor;
-      setStream(`loading history… ${feed.events.length} events`);
-    } while (cursor);
+    // The newest page only; older pages come in when the feed or the lanes reach back before it.
+    const page = await state.api.get(`/v1/devices/${enc(id)}/events?order=desc&limit=${PAGE}`);
+    if (generation !== state.generation) return;
+    const events = page.items.slice().reverse();
+    state.allLoaded = !page.nextCursor;
+    state.oldestId = events.length ? events[0].id : null;
+    // Before the oldest event of the page, the lanes show no state until that history is loaded.
+    model.reset();
+    if (!state.allLoaded && events.length) model.historyFrom = Date.parse(events[0].at);
+    receive(events);
   } catch (error) {
     if (generation !== state.generation) return;
     setStream(`history failed: ${error.message} — retrying`, "bad");
@@ -233,7 +237,66 @@ async function selectDevice(id) {
     return;
   }
   $("feed").dataset.loaded = "true";
+  renderHistoryState();
+  // Live at once: the stream resumes after the newest event of that page.
   openStream(generation);
+}
+
+/** Loads the page of events just older than the oldest loaded one; one request at a time. */
+async function loadOlder() {
+  if (state.allLoaded || state.loadingOlder || state.oldestId === null || !state.deviceId) return;
+  if ($("feed").dataset.loaded !== "true") return;
+  const generation = state.generation;
+  const started = performance.now();
+  state.loadingOlder = true;
+  renderHistoryState();
+  let page;
+  try {
+    page = await state.api.get(`/v1/devices/${enc(state.deviceId)}/events?order=desc&limit=${PAGE}&cursor=${state.oldestId}`);
+  } catch (error) {
+    if (generation !== state.generation) return;
+    state.loadingOlder = false;
+    renderHistoryState(`older events failed: ${error.message}`);
+    return;
+  }
+  if (generation !== state.generation) return;
+  state.loadingOlder = false;
+  // Oldest first, and only what is older than every event held: the feed never shows one twice.
+  const older = page.items.filter((e) => e.id < state.oldestId && (!e.deviceId || e.deviceId === state.deviceId)).reverse();
+  state.allLoaded = !page.nextCursor;
+  if (older.length) {
+    state.oldestId = older[0].id;
+    feed.prepend(older);
+  }
+  // Applying events is order-sensitive: the lanes are built again from everything loaded, in id order.
+  model.rebuild(feed.events, state.allLoaded);
+  lanes.schedule();
+  state.pageTimes.push(performance.now() - started);
+  renderHistoryState();
+  $("feed-count").textContent = `${feed.events.length} events`;
+  // Still at the top (a short page, or a reader holding the top): keep going.
+  if (!state.allLoaded && feed.container.scrollTop < NEAR_TOP_ROWS * 24) setTimeout(() => loadOlder(), 0);
+}
+
+/** After every drawing of the lanes: a view panned or zoomed to before the oldest loaded event pages older ones in. */
+function onLaneRange(from, to, fitted) {
+  if (fitted || state.allLoaded || model.historyFrom === null) return;
+  if (from < model.historyFrom) loadOlder();
+}
+
+function renderHistoryState(error) {
+  const box = $("history-state");
+  const n = feed.events.length;
+  let text;
+  if ($("feed").dataset.loaded !== "true") text = "";
+  else if (error) text = error;
+  else if (state.allLoaded) text = `all ${n} events loaded`;
+  else if (state.loadingOlder) text = `${n} newest events loaded · loading older events…`;
+  else text = `${n} newest events loaded · older events: scroll to load`;
+  box.textContent = text;
+  box.className = error ? "muted error" : "muted";
+  $("feed").dataset.allLoaded = String(state.allLoaded);
+  $("feed").dataset.oldestId = state.oldestId === null ? "" : String(state.oldestId);
 }
 
 function openStream(generation) {
@@ -278,6 +341,7 @@ function receive(events) {
   lanes.schedule();
   $("feed").dataset.lastId = String(state.lastId);
   $("feed-count").textContent = `${feed.events.length} events`;
+  if ($("feed").dataset.loaded === "true" && !state.loadingOlder) renderHistoryState();
   if (model.now !== null) $("device-clock").textContent = `virtual time ${formatVirtual(new Date(model.now).toISOString())}`;
   if (fresh.some((e) => /^(app|run|taskRequest|backgroundTask|device)\./.test(e.type))) {
     clearTimeout(state.appsTimer);
@@ -437,6 +501,7 @@ async function showTaskRequest(bundleId, request) {
 
 function onLaneSelect(kind, bundleId, ref) {
   const lane = model.apps.get(bundleId);
+  if (kind === "history") { loadOlder(); return; }
   if (kind === "run") { showRun(bundleId, ref); return; }
   if (kind === "event") { const e = feed.events.find((ev) => ev.id === Number(ref)); if (e) showEvent(e); return; }
   if (kind === "task" && lane) {
@@ -576,6 +641,10 @@ window.__bgemu = Object.freeze({
   feedIds: () => feed.events.map((e) => e.id),
   lastId: () => state.lastId,
   streamState: () => (state.source ? state.source.readyState : -1),
+  oldestId: () => state.oldestId,
+  allLoaded: () => state.allLoaded,
+  loadingOlder: () => state.loadingOlder,
+  pageTimes: () => state.pageTimes.slice(),
 });
 
 start();

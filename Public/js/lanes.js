@@ -1,5 +1,7 @@
 // Swimlanes: one lane per app over virtual time, built incrementally from events and drawn as SVG.
 // Drawing costs at most a few rectangles per pixel column per lane, however long the history.
+// When only the newest part of a device's history is loaded, the time before it is drawn as "history not
+// loaded" (class `state-unknown`), and an app's state stays unknown until a loaded event says what it is.
 
 const SVG = "http://www.w3.org/2000/svg";
 const LABEL_WIDTH = 170;
@@ -15,12 +17,26 @@ export class LaneModel {
     this.apps = new Map();
     this.start = null;   // ms of the first event
     this.now = null;     // ms of the device clock
+    this.historyFrom = null;  // ms of the oldest loaded event while older ones are not loaded; null when all are
+  }
+
+  /** Builds the model again from `events` (oldest first); `complete` says whether they are the whole history. */
+  rebuild(events, complete) {
+    this.reset();
+    if (!complete && events.length) {
+      const t = Date.parse(events[0].at);
+      if (!Number.isNaN(t)) this.historyFrom = t;
+    }
+    for (const event of events) this.apply(event);
   }
 
   lane(bundleId, t) {
     let lane = this.apps.get(bundleId);
     if (!lane) {
-      lane = { bundleId, state: "notRunning", segments: [{ start: t, end: null, state: "notRunning" }],
+      // Without the whole history, what the app did before its first loaded event is unknown.
+      const state = this.historyFrom === null ? "notRunning" : "unknown";
+      const start = this.historyFrom === null ? t : Math.min(t, this.historyFrom);
+      lane = { bundleId, state, segments: [{ start, end: null, state }],
                runs: new Map(), runList: [], tasks: new Map(), taskList: [], expiries: [], removed: false };
       this.apps.set(bundleId, lane);
     }
@@ -37,7 +53,15 @@ export class LaneModel {
     if (!event.bundleId) return;
     const lane = this.lane(event.bundleId, t);
     switch (event.type) {
-      case "app.installed": lane.removed = false; break;
+      case "app.installed": {
+        lane.removed = false;
+        if (lane.state === "unknown") {
+          this.close(lane, t);
+          lane.state = "notRunning";
+          lane.segments.push({ start: t, end: null, state: lane.state });
+        }
+        break;
+      }
       case "app.uninstalled": this.close(lane, t); lane.removed = true; break;
       case "app.stateChanged": {
         this.close(lane, t);
@@ -85,15 +109,16 @@ export class LaneModel {
 }
 
 export class LaneView {
-  constructor(container, model, { onSelect } = {}) {
+  constructor(container, model, { onSelect, onRange } = {}) {
     this.container = container;
     this.model = model;
     this.onSelect = onSelect;
+    this.onRange = onRange;   // (from, to, fitted) after every drawing: the app pages older events in
     this.view = null;   // [from, to] in ms; null = fit
     this.scheduled = false;
     this.drag = null;
     container.addEventListener("pointerdown", (e) => {
-      if (e.target.closest(".run, .bgtask, .seg, .expiry")) return;
+      if (e.target.closest(".run, .bgtask, .seg, .expiry, .unloaded")) return;
       this.drag = { x: e.clientX, view: this.range() };
       container.setPointerCapture(e.pointerId);
     });
@@ -166,6 +191,13 @@ export class LaneView {
     const x = (t) => LABEL_WIDTH + ((t - a) / (b - a)) * pw;
     const now = this.model.now ?? a;
     const svg = el("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true" });
+    const defs = el("defs");
+    const hatch = el("pattern", { id: "unloaded-hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse",
+                                  patternTransform: "rotate(45)" });
+    hatch.append(el("rect", { class: "hatch-bg", width: 6, height: 6 }), el("line", { class: "hatch-line", x1: 0, y1: 0, x2: 0, y2: 6 }));
+    defs.append(hatch);
+    svg.append(defs);
+    const unloadedTo = this.model.historyFrom === null ? null : Math.min(this.model.historyFrom, b);
 
     // Time axis.
     const axis = el("g", { class: "axis" });
@@ -195,6 +227,15 @@ export class LaneView {
       title.textContent = `${lane.bundleId}: ${lane.state}`;
       label.append(title);
       g.append(label);
+      // Before the oldest loaded event: no state is drawn, only that the history is not loaded.
+      if (unloadedTo !== null && unloadedTo > a) {
+        const rect = el("rect", {
+          class: "unloaded state-unknown", "data-kind": "history", "data-app": lane.bundleId,
+          x: LABEL_WIDTH, y: y + 4, width: Math.max(2, x(unloadedTo) - LABEL_WIDTH), height: 32,
+        });
+        const tt = el("title"); tt.textContent = "history not loaded: scroll the feed up, or pan here, to load it"; rect.append(tt);
+        g.append(rect);
+      }
       // States: a band, at most one rectangle per pixel column.
       drawSpans(g, lane.segments, a, b, x, now, (s, x0, w) => el("rect", {
         class: `seg state-${s.state}`, "data-state": s.state, "data-kind": "segment", "data-app": lane.bundleId,
@@ -236,6 +277,7 @@ export class LaneView {
       svg.append(g);
     }
     this.container.replaceChildren(svg);
+    if (this.onRange) this.onRange(a, b, this.view === null);
   }
 }
 

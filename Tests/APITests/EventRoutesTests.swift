@@ -45,6 +45,69 @@ import Testing
         #expect(ids(api.send(.get, "/v1/events", key: tenant.key)) == Array(1...7))
     }
 
+    @Test func newestFirstPagesContinueToOlderEventsWithTheOldestIdAsCursor() {
+        let first = api.send(.get, "/v1/events?order=desc&limit=3", key: tenant.key)
+        #expect(first.status == 200)
+        #expect(ids(first) == [7, 6, 5])
+        #expect(first.json["nextCursor"] as? String == "5")
+        let second = api.send(.get, "/v1/events?order=desc&limit=3&cursor=5", key: tenant.key)
+        #expect(ids(second) == [4, 3, 2])
+        let last = api.send(.get, "/v1/events?order=desc&limit=3&cursor=2", key: tenant.key)
+        #expect(ids(last) == [1])
+        #expect(last.json["nextCursor"] is NSNull)
+        // A page that ends exactly at the oldest event has no next page.
+        let exact = api.send(.get, "/v1/events?order=desc&limit=3&cursor=4", key: tenant.key)
+        #expect(ids(exact) == [3, 2, 1])
+        #expect(exact.json["nextCursor"] is NSNull)
+        let empty = api.send(.get, "/v1/events?order=desc&limit=3&cursor=1", key: tenant.key)
+        #expect(empty.status == 200 && ids(empty).isEmpty && empty.json["nextCursor"] is NSNull)
+        #expect(ids(api.send(.get, "/v1/events?order=asc", key: tenant.key)) == Array(1...7))
+        #expect(ids(api.send(.get, "/v1/events?order=", key: tenant.key)) == Array(1...7))
+    }
+
+    @Test func walkingNewestFirstPageByPageSeesEveryEventOnce() throws {
+        try api.record((0..<40).map { testEvent("clock.advanced", bundleId: $0.isMultiple(of: 3) ? "com.mail" : nil) },
+                       deviceId: phone, tenantId: tenant.id)
+        for path in ["/v1/events", "/v1/devices/\(phone)/events", "/v1/events?bundleId=com.mail&type=clock."] {
+            let separator = path.contains("?") ? "&" : "?"
+            let everything = ids(api.send(.get, "\(path)\(separator)limit=500", key: tenant.key))
+            var walked: [Int] = []
+            var cursor: String?
+            repeat {
+                let page = api.send(
+                    .get, "\(path)\(separator)order=desc&limit=7" + (cursor.map { "&cursor=\($0)" } ?? ""), key: tenant.key)
+                #expect(page.status == 200)
+                walked += ids(page)
+                cursor = page.json["nextCursor"] as? String
+                #expect(cursor == nil || cursor == walked.last.map(String.init))
+            } while cursor != nil
+            #expect(walked == everything.reversed(), "\(path)")
+            #expect(Set(walked).count == walked.count)
+        }
+    }
+
+    @Test func newestFirstPagesKeepTheFiltersAndAfterAsALowerBound() {
+        #expect(ids(api.send(.get, "/v1/events?order=desc&bundleId=com.mail", key: tenant.key)) == [7, 4, 3, 2])
+        #expect(ids(api.send(.get, "/v1/events?order=desc&type=run.&deviceId=\(phone)", key: tenant.key)) == [4, 3])
+        #expect(ids(api.send(.get, "/v1/devices/\(pad)/events?order=desc", key: tenant.key)) == [7, 6])
+        #expect(ids(api.send(.get, "/v1/events?order=desc&after=4", key: tenant.key)) == [7, 6, 5])
+        let between = api.send(.get, "/v1/events?order=desc&after=2&cursor=6&limit=2", key: tenant.key)
+        #expect(ids(between) == [5, 4])
+        #expect(between.json["nextCursor"] as? String == "4")
+        #expect(ids(api.send(.get, "/v1/events?order=desc&after=2&cursor=4", key: tenant.key)) == [3])
+        #expect(ids(api.send(.get, "/v1/events?order=desc&after=5&cursor=5", key: tenant.key)).isEmpty)
+    }
+
+    @Test func oldestFirstPagesStartAfterTheGreaterOfAfterAndCursor() {
+        // A client may keep `after` in its URL and add the cursor of the page it read.
+        let first = api.send(.get, "/v1/events?after=2&limit=2", key: tenant.key)
+        #expect(ids(first) == [3, 4])
+        let next = api.send(.get, "/v1/events?after=2&limit=2&cursor=\(first.json["nextCursor"] as? String ?? "")", key: tenant.key)
+        #expect(next.status == 200 && ids(next) == [5, 6])
+        #expect(ids(api.send(.get, "/v1/events?after=5&cursor=2", key: tenant.key)) == [6, 7])
+        #expect(ids(api.send(.get, "/v1/events?after=&cursor=", key: tenant.key)) == Array(1...7))
+    }
+
     @Test func anEventOnTheWireHasItsFields() throws {
         let page = api.send(.get, "/v1/events?limit=3", key: tenant.key)
         let created = try #require(page.items.first)
@@ -101,7 +164,8 @@ import Testing
 
     @Test(arguments: [
         ("limit=0", "limit"), ("limit=501", "limit"), ("after=x", "after"), ("after=-1", "after"), ("cursor=1.5", "cursor"),
-        ("after=1&cursor=2", "after"), ("after=99999999999999999999", "after"),
+        ("after=99999999999999999999", "after"), ("order=DESC", "order"), ("order=newest", "order"),
+        ("order=desc&cursor=x", "cursor"), ("order=desc&after=-1", "after"),
     ])
     func invalidPagingIs422NamingTheParameter(_ query: String, _ field: String) {
         let response = api.send(.get, "/v1/events?\(query)", key: tenant.key)
@@ -146,6 +210,15 @@ import Testing
         // The query spelling resumes too, for clients that cannot set headers.
         let (_, resumed) = api.openStream("/v1/devices/\(phone)/events?lastEventId=4", key: tenant.key)
         #expect(resumed.wait { $0.eventIds == [5, 9] })
+    }
+
+    @Test func anEmptyLastEventIdMeansLiveEventsOnly() throws {
+        let header = api.openStream("/v1/events", key: tenant.key, headers: ["Last-Event-ID": ""])
+        let query = api.openStream("/v1/events?lastEventId=", key: tenant.key)
+        #expect(header.response.status == .ok && query.response.status == .ok)
+        try api.record([testEvent("clock.advanced")], deviceId: pad, tenantId: tenant.id)
+        #expect(header.writer.wait { $0.eventIds == [8] })
+        #expect(query.writer.wait { $0.eventIds == [8] })
     }
 
     @Test(arguments: ["abc", "-1", "1.0", "12a", "99999999999999999999"])

@@ -155,6 +155,16 @@ final class MemoryEventStore: EventStore {
         return Array(log.lazy.filter { $0.tenantId == tenantId && $0.id > afterId && filter.matches($0) }.prefix(limit))
     }
 
+    func eventsNewestFirst(
+        tenantId: String, filter: EventFilter, afterId: Int64, beforeId: Int64?, limit: Int
+    ) throws -> [RecordedEvent] {
+        let log = log.withLock { $0 }
+        return Array(
+            log.reversed().lazy.filter {
+                $0.tenantId == tenantId && $0.id > afterId && $0.id < (beforeId ?? .max) && filter.matches($0)
+            }.prefix(limit))
+    }
+
     func latestEventId() throws -> Int64 { log.withLock { Int64($0.count) } }
 }
 
@@ -186,6 +196,12 @@ final class GatedEventStore: EventStore {
         gate.signal()
         if failing.withLock({ $0 }) { throw Unavailable() }
         return try inner.events(tenantId: tenantId, filter: filter, afterId: afterId, limit: limit)
+    }
+
+    func eventsNewestFirst(
+        tenantId: String, filter: EventFilter, afterId: Int64, beforeId: Int64?, limit: Int
+    ) throws -> [RecordedEvent] {
+        try inner.eventsNewestFirst(tenantId: tenantId, filter: filter, afterId: afterId, beforeId: beforeId, limit: limit)
     }
 
     func latestEventId() throws -> Int64 { try inner.latestEventId() }

@@ -55,6 +55,47 @@ import Testing
         streamB.close()
     }
 
+    @Test
+    func theNewestPageThenTheStreamThenOlderPagesHoldEveryEventOnce() throws {
+        let key = "paging-e2e-key-0123456789"
+        let service = try LiveService()
+        try service.start(apiKey: key)
+        defer { service.stop() }
+        let client = service.client(key: key)
+        let device = try #require(try client.request("POST", "/v1/devices", json: #"{"name":"a"}"#).json["id"] as? String)
+        let events = "/v1/devices/\(device)/events"
+        for level in 1...24 {
+            #expect(try client.request("PATCH", "/v1/devices/\(device)/conditions", json: #"{"batteryLevel":\#(level)}"#).status == 200)
+        }
+        func page(_ query: String) throws -> (ids: [Int64], next: String?) {
+            let json = try client.request("GET", "\(events)?\(query)").json
+            let items = json["items"] as? [[String: Any]] ?? []
+            return (items.compactMap { ($0["id"] as? Int).map(Int64.init) }, json["nextCursor"] as? String)
+        }
+
+        // As the dashboard does: the newest page, then the stream from its newest id, then older pages.
+        let newest = try page("order=desc&limit=10")
+        #expect(newest.ids.count == 10 && newest.ids == newest.ids.sorted(by: >))
+        let newestId: Int64 = try #require(newest.ids.first)
+        let stream = try EventStreamConnection(port: service.port, key: key, path: events, lastEventId: newestId)
+        defer { stream.close() }
+        for level in 50...52 {
+            #expect(try client.request("PATCH", "/v1/devices/\(device)/conditions", json: #"{"batteryLevel":\#(level)}"#).status == 200)
+        }
+        let live = try stream.read(events: 3).map(\.id)
+        var older: [Int64] = []
+        var cursor = newest.next
+        while let next = cursor {
+            let more = try page("order=desc&limit=10&cursor=\(next)")
+            older += more.ids
+            cursor = more.next
+        }
+        let held = older.reversed() + newest.ids.reversed() + live
+        let all = try page("limit=500").ids
+        #expect(all.count == 28)
+        #expect(held == all, "no gap, no duplicate")
+    }
+
     @Test func theHeartbeatIntervalIsConfigurable() throws {
         let service = try LiveService()
         try service.start(apiKey: "heartbeat-key-0123456789", extraArguments: ["--sse-heartbeat", "0.2"])

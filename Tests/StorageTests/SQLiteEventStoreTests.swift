@@ -206,6 +206,88 @@ import Testing
         }
     }
 
+    @Test func newestFirstPagesGoBackFromTheNewestBetweenAfterAndBefore() throws {
+        try withStores { s throws in
+            let events = (0..<7).map { event("e.\($0)") }
+            _ = try s.devices.insert(makeDevice("dev_a", tenantId: "ten_1"), appending: events, recordedAt: wall)
+            func page(after: Int64 = 0, before: Int64? = nil, limit: Int = 3) throws -> [Int64] {
+                try s.events.eventsNewestFirst(
+                    tenantId: "ten_1", filter: EventFilter(), afterId: after, beforeId: before, limit: limit
+                ).map(\.id)
+            }
+            #expect(try page() == [7, 6, 5])
+            #expect(try page(before: 5) == [4, 3, 2])
+            #expect(try page(before: 2) == [1])
+            #expect(try page(before: 1).isEmpty)
+            // `afterId` stays an exclusive lower bound, with or without an upper one.
+            #expect(try page(after: 4) == [7, 6, 5])
+            #expect(try page(after: 4, limit: 10) == [7, 6, 5])
+            #expect(try page(after: 2, before: 6, limit: 10) == [5, 4, 3])
+            #expect(try page(after: 5, before: 5).isEmpty)
+            #expect(try page(limit: 0) == [7])
+            // Walking back page by page sees every event once: the reverse of the oldest-first walk.
+            var walked: [Int64] = []
+            while true {
+                let next = try page(before: walked.last, limit: 2)
+                walked += next
+                if next.count < 2 { break }
+            }
+            let oldestFirst = try s.all("ten_1").map(\.id)
+            #expect(walked == oldestFirst.reversed())
+        }
+    }
+
+    @Test func newestFirstPagesApplyTheFiltersAndTheTenant() throws {
+        try withStores { s throws in
+            let types = ["run.started", "app.stateChanged", "run.completed", "runaway.x"]
+            for device in ["dev_a", "dev_b"] {
+                let events = types.enumerated().map { index, type in
+                    event(type, bundleId: index.isMultiple(of: 2) ? "com.even" : nil)
+                }
+                _ = try s.devices.insert(makeDevice(device, tenantId: "ten_1"), appending: events, recordedAt: wall)
+            }
+            _ = try s.devices.insert(makeDevice("dev_c", tenantId: "ten_2"), appending: [event("run.x")], recordedAt: wall)
+            let everything = try s.all("ten_1")
+            let filters = [
+                EventFilter(), EventFilter(deviceId: "dev_b"), EventFilter(bundleId: "com.even"),
+                EventFilter(typePrefix: "run."), EventFilter(deviceId: "dev_a", bundleId: "com.even", typePrefix: "run"),
+                EventFilter(deviceId: "dev_c"),
+            ]
+            for filter in filters {
+                let newestFirst = try s.events.eventsNewestFirst(
+                    tenantId: "ten_1", filter: filter, afterId: 0, beforeId: nil, limit: 100)
+                #expect(newestFirst == everything.filter(filter.matches).reversed())
+            }
+            let beforeLast = try s.events.eventsNewestFirst(
+                tenantId: "ten_1", filter: EventFilter(deviceId: "dev_b", typePrefix: "run"), afterId: 0, beforeId: 8,
+                limit: 100)
+            #expect(beforeLast.map(\.event.type.rawValue) == ["run.completed", "run.started"])
+            #expect(beforeLast.allSatisfy { $0.deviceId == "dev_b" })
+        }
+    }
+
+    @Test(arguments: [
+        EventFilter(), EventFilter(deviceId: "dev_a"), EventFilter(bundleId: "com.a"), EventFilter(typePrefix: "run."),
+        EventFilter(deviceId: "dev_a", bundleId: "com.a", typePrefix: "run."),
+    ])
+    func everyPageWalksAnIndexWithoutSorting(_ filter: EventFilter) throws {
+        try withStores { s throws in
+            for newestFirst in [false, true] {
+                for beforeId in [nil, Int64(500)] {
+                    let (sql, arguments) = SQLiteEventStore.query(
+                        tenantId: "ten_1", filter: filter, afterId: 0, beforeId: beforeId, newestFirst: newestFirst,
+                        limit: 500)
+                    let plan = try s.database.read { db throws in
+                        try db.query("EXPLAIN QUERY PLAN " + sql, arguments) { row throws in try row.get(3, as: String.self) }
+                    }.joined(separator: "; ")
+                    let index = filter.deviceId == nil ? "events_by_tenant" : "events_by_device"
+                    #expect(plan.contains("USING INDEX \(index)"), "\(sql): \(plan)")
+                    #expect(!plan.contains("TEMP B-TREE"), "\(sql): \(plan)")
+                }
+            }
+        }
+    }
+
     @Test func tenantsSeeOnlyTheirOwnEventsAndTakeThemAlongWhenDeleted() throws {
         try withStores { s throws in
             _ = try s.devices.insert(makeDevice("dev_1", tenantId: "ten_1"), appending: [event("a"), event("b")], recordedAt: wall)

@@ -28,16 +28,44 @@ struct EventQuery {
         return id
     }
 
-    /// Where a page starts: after the event id of `?after=` or of the page cursor (the last id of the previous
-    /// page), or at the oldest event.
-    static func afterId(_ request: HTTPRequest, cursor: String?) throws -> Int64 {
-        let after = value("after", request)
-        if after != nil, cursor != nil { throw Problems.invalid("after", "give either after or cursor, not both") }
-        guard let text = after ?? cursor else { return 0 }
-        guard let id = eventId(text) else {
-            throw Problems.invalid(after != nil ? "after" : "cursor", "must be an event id (a non-negative integer)")
+    /// The order of a page: `?order=asc` (the default, oldest first) or `desc` (newest first).
+    enum Order: String {
+        case ascending = "asc"
+        case descending = "desc"
+    }
+
+    /// The ids a page may hold: greater than `afterId`, and less than `beforeId` when there is one.
+    struct PageRange: Equatable {
+        var order: Order
+        var afterId: Int64
+        var beforeId: Int64?
+    }
+
+    /// Where a page starts and which way it goes. `?after=` is an exclusive lower bound in both orders. Oldest
+    /// first, the page cursor (the last id of the previous page) is one too, and the page starts after the
+    /// greater of the two, so a client may keep `after` in its URL and add the cursor. Newest first, the
+    /// cursor (the last, oldest id of the previous page) is an exclusive upper bound, and the first page
+    /// starts at the newest event.
+    static func pageRange(_ request: HTTPRequest, cursor: String?) throws -> PageRange {
+        let order: Order
+        switch value("order", request) {
+        case nil: order = .ascending
+        case let text?:
+            guard let known = Order(rawValue: text) else { throw Problems.invalid("order", "must be asc or desc") }
+            order = known
         }
-        return id
+        let after = try value("after", request).map { text in
+            guard let id = eventId(text) else { throw Problems.invalid("after", "must be an event id (a non-negative integer)") }
+            return id
+        }
+        let cursorId = try cursor.map { text in
+            guard let id = eventId(text) else { throw Problems.invalid("cursor", "must be an event id (a non-negative integer)") }
+            return id
+        }
+        switch order {
+        case .ascending: return PageRange(order: order, afterId: max(after ?? 0, cursorId ?? 0), beforeId: nil)
+        case .descending: return PageRange(order: order, afterId: after ?? 0, beforeId: cursorId)
+        }
     }
 
     private static func eventId(_ text: String) -> Int64? {

@@ -35,10 +35,19 @@ enum EventRoutes {
             }
             return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: try EventQuery.lastEventId(request))
         }
-        // A page, oldest first; one more event is read to know whether there is a next page.
+        // A page, oldest or newest first; one more event is read to know whether there is a next page.
         let paging = try Pagination(request)
-        let afterId = try EventQuery.afterId(request, cursor: paging.cursor)
-        let events = try store.events(tenantId: tenantId, filter: query.filter, afterId: afterId, limit: paging.limit + 1)
+        let range = try EventQuery.pageRange(request, cursor: paging.cursor)
+        let events: [RecordedEvent]
+        switch range.order {
+        case .ascending:
+            events = try store.events(
+                tenantId: tenantId, filter: query.filter, afterId: range.afterId, limit: paging.limit + 1)
+        case .descending:
+            events = try store.eventsNewestFirst(
+                tenantId: tenantId, filter: query.filter, afterId: range.afterId, beforeId: range.beforeId,
+                limit: paging.limit + 1)
+        }
         let items = events.prefix(paging.limit)
         let next = events.count > paging.limit ? items.last.map { String($0.id) } : nil
         return try JSONBody.response(PageBody(items: items.map(EventBody.init), nextCursor: next))

@@ -44,6 +44,11 @@ public struct EventFilter: Sendable, Equatable {
 public protocol EventStore: Sendable {
     /// The tenant's events with id greater than `afterId`, oldest first, at most `limit`.
     func events(tenantId: String, filter: EventFilter, afterId: Int64, limit: Int) throws -> [RecordedEvent]
+    /// The tenant's events with id greater than `afterId` and less than `beforeId` (no upper bound when nil),
+    /// newest first, at most `limit`: paging backwards from the newest event.
+    func eventsNewestFirst(
+        tenantId: String, filter: EventFilter, afterId: Int64, beforeId: Int64?, limit: Int
+    ) throws -> [RecordedEvent]
     /// The greatest event id recorded so far (0 when there is none).
     func latestEventId() throws -> Int64
 }
