@@ -68,8 +68,11 @@ struct EventQuery {
         }
     }
 
+    /// At most 18 ASCII digits (the contract's pattern): every id fits, and no overflow needs handling.
     private static func eventId(_ text: String) -> Int64? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+        guard (1...18).contains(text.utf8.count),
+            text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else {
             return nil
         }
         return Int64(text)
