@@ -71,6 +71,7 @@ class Req:
     auth: str | None = "tenant"   # "tenant", "admin" or None
     instance: str = "main"        # which running instance answers
     stream: bool = False          # read only the head and a first chunk (event streams)
+    code: str | None = None       # the problem's `code` the answer must carry, when it is a problem
 
 
 @dataclass
@@ -269,18 +270,21 @@ class World:
 # ---- The table of provocations --------------------------------------------------------------------------------
 
 Recipe = Callable[[World], Req]
-CASES: dict[tuple[str, str, str], Recipe] = {}
+# Recipes by (METHOD, path, status); a status may have several (one per problem `code` worth showing).
+CASES: dict[tuple[str, str, str], list[Recipe]] = {}
 
 
-def case(operation: str, *statuses: int):
-    """Registers a recipe for `METHOD /path` and each of `statuses`."""
+def case(operation: str, status: int, code: str | None = None):
+    """Registers a recipe for `METHOD /path` answering `status` (and, for a problem, `code`)."""
     method, path = operation.split(" ", 1)
 
     def register(fn: Recipe) -> Recipe:
-        for status in statuses:
-            key = (method.upper(), path, str(status))
-            assert key not in CASES, f"two recipes for {key}"
-            CASES[key] = fn
+        def recipe(w: World) -> Req:
+            r = fn(w)
+            r.code = r.code or code
+            return r
+        recipe.code = code
+        CASES.setdefault((method.upper(), path, str(status)), []).append(recipe)
         return fn
     return register
 
@@ -295,16 +299,16 @@ case("GET /readyz", 200)(lambda w: Req("GET", "/readyz", auth=None))
 case("POST /v1/admin/tenants", 201)(lambda w: Req("POST", "/v1/admin/tenants", {"name": w.unique("t")}, auth="admin"))
 
 
-@case("POST /v1/admin/tenants", 409)
+@case("POST /v1/admin/tenants", 409, "tenantExists")
 def _(w):
     name = w.unique("t")
     w.main.ok("POST", "/v1/admin/tenants", {"name": name}, auth="admin")
     return Req("POST", "/v1/admin/tenants", {"name": name}, auth="admin")
 
 
-case("POST /v1/admin/tenants", 422)(lambda w: Req("POST", "/v1/admin/tenants", {"name": ""}, auth="admin"))
+case("POST /v1/admin/tenants", 422, "validationFailed")(lambda w: Req("POST", "/v1/admin/tenants", {"name": ""}, auth="admin"))
 case("GET /v1/admin/tenants", 200)(lambda w: Req("GET", "/v1/admin/tenants?limit=2", auth="admin"))
-case("GET /v1/admin/tenants", 422)(lambda w: Req("GET", "/v1/admin/tenants?limit=0", auth="admin"))
+case("GET /v1/admin/tenants", 422, "validationFailed")(lambda w: Req("GET", "/v1/admin/tenants?limit=0", auth="admin"))
 case("GET /v1/admin/tenants/{tenantId}", 200)(lambda w: Req("GET", f"/v1/admin/tenants/{w.tenant()}", auth="admin"))
 case("DELETE /v1/admin/tenants/{tenantId}", 204)(lambda w: Req("DELETE", f"/v1/admin/tenants/{w.tenant()}", auth="admin"))
 case("POST /v1/admin/tenants/{tenantId}/keys", 201)(
@@ -318,7 +322,7 @@ def _(w):
     return Req("DELETE", f"/v1/admin/tenants/{tenant}/keys/{key}", auth="admin")
 
 
-@case("DELETE /v1/admin/tenants/{tenantId}/keys/{keyId}", 404)
+@case("DELETE /v1/admin/tenants/{tenantId}/keys/{keyId}", 404, "notFound")
 def _(w):   # a key that is revoked already
     tenant = w.tenant()
     key = w.main.ok("POST", f"/v1/admin/tenants/{tenant}/keys", auth="admin").json()["id"]
@@ -328,21 +332,21 @@ def _(w):   # a key that is revoked already
 
 # -- Devices
 case("POST /v1/devices", 201)(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "17.0", "seed": 1}))
-case("POST /v1/devices", 422)(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "99.0"}))
+case("POST /v1/devices", 422, "validationFailed")(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "99.0"}))
 case("GET /v1/devices", 200)(lambda w: Req("GET", "/v1/devices?limit=2"))
 case("GET /v1/devices/{deviceId}", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}"))
 case("DELETE /v1/devices/{deviceId}", 204)(lambda w: Req("DELETE", f"/v1/devices/{w.device()}"))
 case("PATCH /v1/devices/{deviceId}", 200)(lambda w: Req("PATCH", f"/v1/devices/{w.device()}", {"name": "renamed"}))
-case("PATCH /v1/devices/{deviceId}", 422)(lambda w: Req("PATCH", f"/v1/devices/{w.device()}", {"name": ""}))
+case("PATCH /v1/devices/{deviceId}", 422, "validationFailed")(lambda w: Req("PATCH", f"/v1/devices/{w.device()}", {"name": ""}))
 case("PATCH /v1/devices/{deviceId}/conditions", 200)(
     lambda w: Req("PATCH", f"/v1/devices/{w.device()}/conditions", {"charging": True}))
-case("PATCH /v1/devices/{deviceId}/conditions", 422)(
+case("PATCH /v1/devices/{deviceId}/conditions", 422, "validationFailed")(
     lambda w: Req("PATCH", f"/v1/devices/{w.device()}/conditions", {"batteryLevel": 101}))
 case("GET /v1/devices/{deviceId}/clock", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}/clock"))
 case("POST /v1/devices/{deviceId}/clock/advance", 200)(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"seconds": 90}))
 # A negative duration, not a `to` in the past (that one is being turned into a 409 in main).
-case("POST /v1/devices/{deviceId}/clock/advance", 422)(
+case("POST /v1/devices/{deviceId}/clock/advance", 422, "validationFailed")(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"seconds": -1}))
 case("POST /v1/devices/{deviceId}/reboot", 200)(lambda w: Req("POST", f"/v1/devices/{w.device()}/reboot"))
 
@@ -351,14 +355,22 @@ case("POST /v1/devices/{deviceId}/apps", 201)(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/apps", {"bundleId": BUNDLE, "infoPlist": {"UIBackgroundModes": ["fetch"]}}))
 
 
-@case("POST /v1/devices/{deviceId}/apps", 409)
-def _(w):   # alreadyInstalled
+@case("POST /v1/devices/{deviceId}/apps", 409, "alreadyInstalled")
+def _(w):
     dev = w.device()
     w.app(dev)
     return Req("POST", f"/v1/devices/{dev}/apps", {"bundleId": BUNDLE})
 
 
-case("POST /v1/devices/{deviceId}/apps", 422)(
+@case("POST /v1/devices/{deviceId}/apps", 409, "tooManyApps")
+def _(w):
+    dev = w.device()
+    for i in range(200):
+        w.main.ok("POST", f"/v1/devices/{dev}/apps", {"bundleId": f"{BUNDLE}{i}"})
+    return Req("POST", f"/v1/devices/{dev}/apps", {"bundleId": BUNDLE})
+
+
+case("POST /v1/devices/{deviceId}/apps", 422, "validationFailed")(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/apps", {"bundleId": BUNDLE, "infoPlist": {"UIBackgroundModes": ["nope"]}}))
 case("GET /v1/devices/{deviceId}/apps", 200)(lambda w: Req("GET", f"/v1/devices/{w.device_with_app()[0]}/apps"))
 case("GET /v1/devices/{deviceId}/apps/{bundleId}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0])))
@@ -367,29 +379,31 @@ case("GET /v1/devices/{deviceId}/apps/{bundleId}/background-modes", 200)(
     lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/background-modes")))
 case("PUT /v1/devices/{deviceId}/apps/{bundleId}/background-modes", 200)(
     lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/background-modes"), {"backgroundModes": ["audio"]}))
-case("PUT /v1/devices/{deviceId}/apps/{bundleId}/background-modes", 422)(
+case("PUT /v1/devices/{deviceId}/apps/{bundleId}/background-modes", 422, "validationFailed")(
     lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/background-modes"), {"backgroundModes": ["nope"]}))
 case("PATCH /v1/devices/{deviceId}/apps/{bundleId}/settings", 200)(
     lambda w: Req("PATCH", w.a(w.device_with_app()[0], rest="/settings"), {"backgroundAppRefresh": False}))
-case("PATCH /v1/devices/{deviceId}/apps/{bundleId}/settings", 422)(
+case("PATCH /v1/devices/{deviceId}/apps/{bundleId}/settings", 422, "validationFailed")(
     lambda w: Req("PATCH", w.a(w.device_with_app()[0], rest="/settings"), {"backgroundAppRefresh": "no"}))
 
 # -- Lifecycle
 case("POST /v1/devices/{deviceId}/apps/{bundleId}/launch", 200)(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/launch")))
 case("POST /v1/devices/{deviceId}/apps/{bundleId}/background", 200)(
     lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/background")))
-case("POST /v1/devices/{deviceId}/apps/{bundleId}/background", 409)(   # notInForeground
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background", 409, "notInForeground")(
     lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/background")))
 case("POST /v1/devices/{deviceId}/apps/{bundleId}/foreground", 200)(
     lambda w: Req("POST", w.a(w.device_with_app(state="background")[0], rest="/foreground")))
-case("POST /v1/devices/{deviceId}/apps/{bundleId}/foreground", 409)(   # notRunning
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/foreground", 409, "notRunning")(
     lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/foreground")))
 case("POST /v1/devices/{deviceId}/apps/{bundleId}/force-quit", 200)(
     lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/force-quit")))
 case("POST /v1/devices/{deviceId}/apps/{bundleId}/terminate", 200)(
     lambda w: Req("POST", w.a(w.device_with_app(state="suspended")[0], rest="/terminate")))
-case("POST /v1/devices/{deviceId}/apps/{bundleId}/terminate", 409)(   # notRunning
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/terminate", 409, "notRunning")(
     lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/terminate")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/terminate", 409, "inForeground")(
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/terminate")))
 
 # -- Background tasks
 case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 201)(
@@ -397,9 +411,9 @@ case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 201)(
 case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 200)(   # iOS 4 without multitasking (R14)
     lambda w: Req("POST", w.a(w.device_with_app(state="foreground", osVersion="4.0", multitaskingSupported=False)[0],
                               rest="/background-tasks"), {"name": "upload"}))
-case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 409)(   # appNotRunning
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 409, "appNotRunning")(
     lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/background-tasks"), {"name": "upload"}))
-case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 422)(
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 422, "validationFailed")(
     lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/background-tasks"), {"name": "x" * 201}))
 case("GET /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 200)(
     lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/background-tasks")))
@@ -424,9 +438,34 @@ def pending_request(w: World, rest: str = "") -> str:
 
 case(f"POST {TR}", 201)(lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/task-requests"),
                                        {"kind": "appRefresh", "identifier": REFRESH}))
-case(f"POST {TR}", 409)(   # appNotRunning
+case(f"POST {TR}", 409, "appNotRunning")(
     lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/task-requests"), {"kind": "appRefresh", "identifier": REFRESH}))
-case(f"POST {TR}", 422)(
+case(f"POST {TR}", 409, "unavailable")(   # Low Power Mode (R18)
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground", conditions={"lowPowerMode": True})[0],
+                              rest="/task-requests"), {"kind": "appRefresh", "identifier": REFRESH}))
+case(f"POST {TR}", 409, "notPermitted")(   # not in BGTaskSchedulerPermittedIdentifiers (R15)
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/task-requests"),
+                  {"kind": "appRefresh", "identifier": "com.example.other"}))
+
+
+@case(f"POST {TR}", 409, "tooManyPendingTaskRequests")
+def _(w):   # one pending app refresh request at most (R17)
+    dev, app = w.device_with_app(state="foreground")
+    w.submit(dev, app, REFRESH)
+    return Req("POST", w.a(dev, app, "/task-requests"), {"kind": "appRefresh", "identifier": CLEANUP})
+
+
+@case(f"POST {TR}", 409, "noLaunchHandler")
+def _(w):   # the app registers no launch handler: submitting crashes it (R16)
+    dev = w.device()
+    w.main.ok("POST", f"/v1/devices/{dev}/apps", {"bundleId": BUNDLE, "launchHandlers": [], "infoPlist": {
+        "UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [REFRESH]}})
+    w.lifecycle(dev, BUNDLE, "launch")
+    return Req("POST", w.a(dev, BUNDLE, "/task-requests"), {"kind": "appRefresh", "identifier": REFRESH})
+
+
+
+case(f"POST {TR}", 422, "validationFailed")(
     lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/task-requests"), {"kind": "nope", "identifier": REFRESH}))
 case(f"GET {TR}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/task-requests")))
 case(f"DELETE {TR}", 204)(lambda w: Req("DELETE", pending_request(w).rsplit("/", 1)[0]))
@@ -457,12 +496,12 @@ def open_run(w: World) -> str:
 
 case(f"GET {RUNS}/{{runId}}", 200)(lambda w: Req("GET", open_run(w)))
 case(f"POST {RUNS}/{{runId}}/complete", 200)(lambda w: Req("POST", open_run(w) + "/complete", {"success": True}))
-case(f"POST {RUNS}/{{runId}}/complete", 422)(   # a fetch result for a BGTask run
+case(f"POST {RUNS}/{{runId}}/complete", 422, "validationFailed")(   # a fetch result for a BGTask run
     lambda w: Req("POST", open_run(w) + "/complete", {"result": "newData"}))
 
 
-@case(f"POST {RUNS}/{{runId}}/complete", 409)
-def _(w):   # runNotOpen
+@case(f"POST {RUNS}/{{runId}}/complete", 409, "runNotOpen")
+def _(w):
     run = open_run(w)
     w.main.ok("POST", run + "/complete", {"success": True})
     return Req("POST", run + "/complete", {"success": True})
@@ -470,21 +509,21 @@ def _(w):   # runNotOpen
 
 case("PUT /v1/devices/{deviceId}/apps/{bundleId}/fetch-interval", 200)(
     lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/fetch-interval"), {"interval": 3600}))
-case("PUT /v1/devices/{deviceId}/apps/{bundleId}/fetch-interval", 422)(
+case("PUT /v1/devices/{deviceId}/apps/{bundleId}/fetch-interval", 422, "validationFailed")(
     lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/fetch-interval"), {"interval": -1}))
 
 # -- Push
 case("POST /v1/devices/{deviceId}/push", 200)(
     lambda w: Req("POST", f"/v1/devices/{w.device_with_app()[0]}/push", {"aps": {"content-available": 1}},
                   headers={"apns-topic": BUNDLE, "apns-push-type": "background", "apns-priority": "5"}))
-case("POST /v1/devices/{deviceId}/push", 400)(   # APNs's MissingTopic
+case("POST /v1/devices/{deviceId}/push", 400, "MissingTopic")(
     lambda w: Req("POST", f"/v1/devices/{w.device_with_app()[0]}/push", {"aps": {"content-available": 1}}))
 
 # -- Notifications
 NOTE = "/v1/devices/{deviceId}/apps/{bundleId}/notifications"
 case(f"POST {NOTE}", 201)(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/notifications"),
                                          {"identifier": "n1", "timeInterval": 60}))
-case(f"POST {NOTE}", 422)(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/notifications"), {"identifier": "n1"}))
+case(f"POST {NOTE}", 422, "validationFailed")(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/notifications"), {"identifier": "n1"}))
 case(f"GET {NOTE}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/notifications")))
 
 
@@ -497,15 +536,15 @@ def _(w):
 
 # -- Events
 case("GET /v1/events", 200)(lambda w: Req("GET", "/v1/events?limit=2"))
-case("GET /v1/events", 400)(   # Last-Event-ID is read when a stream resumes
+case("GET /v1/events", 400, "malformedRequest")(   # Last-Event-ID is read when a stream resumes
     lambda w: Req("GET", "/v1/events", headers={"Accept": "text/event-stream", "Last-Event-ID": "not-an-id"}))
-case("GET /v1/events", 422)(lambda w: Req("GET", "/v1/events?limit=0"))
+case("GET /v1/events", 422, "validationFailed")(lambda w: Req("GET", "/v1/events?limit=0"))
 case("GET /v1/devices/{deviceId}/events", 200)(   # the live stream: its head and the first block
     lambda w: Req("GET", f"/v1/devices/{w.device()}/events", headers={"Accept": "text/event-stream"}, stream=True))
-case("GET /v1/devices/{deviceId}/events", 400)(
+case("GET /v1/devices/{deviceId}/events", 400, "malformedRequest")(
     lambda w: Req("GET", f"/v1/devices/{w.device()}/events",
                   headers={"Accept": "text/event-stream", "Last-Event-ID": "not-an-id"}))
-case("GET /v1/devices/{deviceId}/events", 422)(lambda w: Req("GET", f"/v1/devices/{w.device()}/events?limit=0"))
+case("GET /v1/devices/{deviceId}/events", 422, "validationFailed")(lambda w: Req("GET", f"/v1/devices/{w.device()}/events?limit=0"))
 
 
 def too_many_streams(path: str) -> Recipe:
@@ -530,8 +569,8 @@ def open_stream(inst: Instance, r: Req):
     return resp       # the response owns the socket: the stream stays open while it is referenced   # kept open until the recipe's request is answered
 
 
-case("GET /v1/events", 503)(too_many_streams("/v1/events"))
-case("GET /v1/devices/{deviceId}/events", 503)(
+case("GET /v1/events", 503, "tooManyStreams")(too_many_streams("/v1/events"))
+case("GET /v1/devices/{deviceId}/events", 503, "tooManyStreams")(
     too_many_streams(lambda inst, w: f"/v1/devices/{w.device(on='streams')}/events"))
 
 # -- URL sessions and transfers
@@ -546,7 +585,7 @@ def _(w):   # the session exists: reconnected
     return Req("POST", w.a(dev, app, "/url-sessions"), {"identifier": "s"})
 
 
-case(f"POST {US}", 422)(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/url-sessions"), {"identifier": ""}))
+case(f"POST {US}", 422, "validationFailed")(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/url-sessions"), {"identifier": ""}))
 case(f"GET {US}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/url-sessions")))
 
 
@@ -559,11 +598,11 @@ def with_session(w: World, rest: str = "", state: str = "foreground") -> str:
 case(f"GET {US}/{{identifier}}", 200)(lambda w: Req("GET", with_session(w)))
 case(f"POST {US}/{{identifier}}/transfers", 201)(
     lambda w: Req("POST", with_session(w, "/transfers"), {"kind": "download", "bytes": 1000}))
-case(f"POST {US}/{{identifier}}/transfers", 422)(
+case(f"POST {US}/{{identifier}}/transfers", 422, "validationFailed")(
     lambda w: Req("POST", with_session(w, "/transfers"), {"kind": "download", "bytes": 0}))
 case(f"GET {US}/{{identifier}}/transfers", 200)(lambda w: Req("GET", with_session(w, "/transfers")))
-case(f"GET {US}/{{identifier}}/transfers", 422)(lambda w: Req("GET", with_session(w, "/transfers?limit=0")))
-case(f"POST {US}/{{identifier}}/finish-events", 409)(lambda w: Req("POST", with_session(w, "/finish-events")))
+case(f"GET {US}/{{identifier}}/transfers", 422, "validationFailed")(lambda w: Req("GET", with_session(w, "/transfers?limit=0")))
+case(f"POST {US}/{{identifier}}/finish-events", 409, "noPendingEvents")(lambda w: Req("POST", with_session(w, "/finish-events")))
 
 
 @case(f"POST {US}/{{identifier}}/finish-events", 200)
@@ -591,30 +630,37 @@ def a_transfer(w: World, ended: bool = False) -> str:
 
 case(f"GET {TRANSFERS}/{{transferId}}", 200)(lambda w: Req("GET", a_transfer(w)))
 case(f"DELETE {TRANSFERS}/{{transferId}}", 200)(lambda w: Req("DELETE", a_transfer(w)))
-case(f"DELETE {TRANSFERS}/{{transferId}}", 409)(lambda w: Req("DELETE", a_transfer(w, ended=True)))   # transferEnded
+case(f"DELETE {TRANSFERS}/{{transferId}}", 409, "transferEnded")(lambda w: Req("DELETE", a_transfer(w, ended=True)))
 
 # -- Activities
 ACT = "/v1/devices/{deviceId}/apps/{bundleId}"
 case(f"GET {ACT}/activities", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/activities")))
 case(f"PUT {ACT}/activities/{{activity}}", 200)(
     lambda w: Req("PUT", w.a(w.device_with_app(state="foreground")[0], rest="/activities/audio"), {"active": True}))
-case(f"PUT {ACT}/activities/{{activity}}", 422)(   # voip without keepAliveInterval (R37)
+case(f"PUT {ACT}/activities/{{activity}}", 422, "validationFailed")(   # voip without keepAliveInterval (R37)
     lambda w: Req("PUT", w.a(w.device_with_app(state="foreground")[0], rest="/activities/voip"), {"active": True}))
-case(f"PUT {ACT}/activities/{{activity}}", 404)(   # no such activity
+case(f"PUT {ACT}/activities/{{activity}}", 404, "notFound")(   # no such activity
     lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/activities/teleport"), {"active": True}))
 case("POST /v1/devices/{deviceId}/location", 200)(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/location", {"latitude": 48.85, "longitude": 2.35}))
-case("POST /v1/devices/{deviceId}/location", 422)(
+case("POST /v1/devices/{deviceId}/location", 422, "validationFailed")(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/location", {"latitude": 91, "longitude": 2.35}))
 case("POST /v1/devices/{deviceId}/accessories/{accessoryId}/data", 200)(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/accessories/acc1/data", {"transport": "bluetooth"}))
-case("POST /v1/devices/{deviceId}/accessories/{accessoryId}/data", 422)(
+case("POST /v1/devices/{deviceId}/accessories/{accessoryId}/data", 422, "validationFailed")(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/accessories/acc1/data", {"transport": "wifi"}))
 case(f"POST {ACT}/newsstand-issue", 201)(
     lambda w: Req("POST", w.a(w.device_with_app(state="suspended")[0], rest="/newsstand-issue"), {"name": "issue-1"}))
-case(f"POST {ACT}/newsstand-issue", 409)(   # inForeground
+case(f"POST {ACT}/newsstand-issue", 409, "inForeground")(
     lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/newsstand-issue"), {"name": "issue-1"}))
-case(f"POST {ACT}/newsstand-issue", 422)(
+
+
+@case(f"POST {ACT}/newsstand-issue", 409, "modeNotDeclared")
+def _(w):
+    dev = w.device()
+    w.app(dev, modes=["fetch"])
+    return Req("POST", w.a(dev, BUNDLE, "/newsstand-issue"), {"name": "issue-1"})
+case(f"POST {ACT}/newsstand-issue", 422, "validationFailed")(
     lambda w: Req("POST", w.a(w.device_with_app(state="suspended")[0], rest="/newsstand-issue"), {"name": ""}))
 
 # -- Scenarios
@@ -625,7 +671,7 @@ SCENARIO = {
     "expect": [{"state": {"bundleId": BUNDLE, "is": "suspended", "at": 60}}],
 }
 case("POST /v1/scenarios/run", 200)(lambda w: Req("POST", "/v1/scenarios/run", SCENARIO))
-case("POST /v1/scenarios/run", 422)(lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "expect": "soon"}))
+case("POST /v1/scenarios/run", 422, "validationFailed")(lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "expect": "soon"}))
 
 
 # ---- Generic provocations: one rule per status, for every operation that documents it without a recipe ---------
@@ -660,7 +706,26 @@ def has_json_body(op: dict) -> bool:
 PROBED_STATUSES = ("400", "401", "404", "415", "422")
 
 
+GENERIC_CODES = {"401": "unauthorized", "404": "notFound", "415": "unsupportedMediaType", "422": "validationFailed",
+                 "503": "storageUnavailable"}
+
+
 def generic(method: str, path: str, status: str, op: dict) -> Recipe | None:
+    """The generic recipe for `status`, with the problem code it must carry; None when none applies."""
+    recipe = generic_request(method, path, status, op)
+    if recipe is None:
+        return None
+
+    def with_code(w: World) -> Req:
+        r = recipe(w)
+        if r.code is None and status == "400":
+            r.code = "malformedRequest" if r.body == b"{" else "invalidPath"
+        r.code = r.code or GENERIC_CODES.get(status)
+        return r
+    return with_code
+
+
+def generic_request(method: str, path: str, status: str, op: dict) -> Recipe | None:
     names = re.findall(r"{(\w+)}", path)
     auth = auth_of(path)
     if status == "401":
@@ -704,7 +769,7 @@ def generic(method: str, path: str, status: str, op: dict) -> Recipe | None:
 
 
 def success_recipe(method: str, path: str) -> Recipe | None:
-    return next((CASES[(method, path, s)] for s in ("201", "200", "204") if (method, path, s) in CASES), None)
+    return next((CASES[(method, path, s)][0] for s in ("201", "200", "204") if (method, path, s) in CASES), None)
 
 
 def storage_unavailable(method: str, path: str, op: dict) -> Recipe:
@@ -800,6 +865,31 @@ class Contract:
 
 # ---- Running ----------------------------------------------------------------------------------------------------
 
+def provoke(world: World, contract: "Contract", method: str, path: str, status: str, op: dict, recipe: Recipe):
+    """Runs one recipe; answers its row (verdict, method, path, status, detail)."""
+    world.after_send = None
+    try:
+        req = recipe(world)
+        resp = world.instance(req.instance).send(req)
+    except (SetupError, OSError, ValueError, KeyError) as e:
+        where = next(f for f in reversed(traceback.extract_tb(e.__traceback__)) if f.filename == __file__)
+        return ("SETUP FAILED", method, path, status, f"{type(e).__name__}: {e} (line {where.lineno}: {where.line})")
+    finally:
+        if world.after_send:
+            world.after_send()
+        if world.held_stream:
+            world.held_stream.close()
+            world.held_stream = None
+    if str(resp.status) != status:
+        return ("WRONG STATUS", method, path, status, f"got {resp.status}: {resp.body[:200].decode(errors='replace')}")
+    problems = contract.check(method, op, status, resp)
+    if req.code and not problems:
+        got = resp.json().get("code")
+        if got != req.code:
+            return ("WRONG CODE", method, path, status, f"code {got!r}, the recipe provokes {req.code!r}")
+    return ("OFF SCHEMA" if problems else "ok", method, path, f"{status}", "; ".join(problems) or (req.code or ""))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", required=True)
@@ -829,34 +919,15 @@ def main() -> int:
                 label = f"{method} {path} {status}"
                 if args.only and not re.search(args.only, label):
                     continue
-                recipe = CASES.get((method, path, status)) or generic(method, path, status, op)
-                if recipe is None:
+                recipes = CASES.get((method, path, status)) or [r for r in [generic(method, path, status, op)] if r]
+                if not recipes:
                     reason = FAULT_ONLY.get(status)
                     rows.append(("FAULT-ONLY" if reason else "NO RECIPE", method, path, status,
                                  reason or "no provocation: add a recipe"))
                     continue
-                world.after_send = None
-                try:
-                    req = recipe(world)
-                    resp = world.instance(req.instance).send(req)
-                except (SetupError, OSError, ValueError, KeyError) as e:
-                    where = next(f for f in reversed(traceback.extract_tb(e.__traceback__)) if f.filename == __file__)
-                    rows.append(("SETUP FAILED", method, path, status,
-                                 f"{type(e).__name__}: {e} (line {where.lineno}: {where.line})"))
-                    continue
-                finally:
-                    if world.after_send:
-                        world.after_send()
-                    held = getattr(world, "held_stream", None)
-                    if held:
-                        held.close()
-                        world.held_stream = None
-                if str(resp.status) != status:
-                    detail = resp.body[:200].decode(errors="replace")
-                    rows.append(("WRONG STATUS", method, path, status, f"got {resp.status}: {detail}"))
-                    continue
-                problems = contract.check(method, op, status, resp)
-                rows.append(("OFF SCHEMA" if problems else "ok", method, path, status, "; ".join(problems)))
+                for recipe in recipes:
+                    rows.append(provoke(world, contract, method, path, status, op, recipe))
+
         # Probes: the generic provocations on operations that do not document their status. The answer must be
         # one the operation documents (push answers a non-JSON body with APNs's 400, say); another is a gap.
         for method, path, op in contract.operations():
@@ -874,7 +945,7 @@ def main() -> int:
                     rows.append(("SETUP FAILED", method, path, status, f"probe: {type(e).__name__}: {e}"))
                     continue
                 if str(resp.status) not in op["responses"]:
-                    rows.append(("UNDOCUMENTED", method, path, str(resp.status),
+                    rows.append(("UNDOCUMENTED ANSWER", method, path, str(resp.status),
                                  f"the generic {status} probe got {resp.status}, which the operation does not document: "
                                  + resp.body[:160].decode(errors="replace")))
     finally:
@@ -891,19 +962,25 @@ def main() -> int:
         for verdict, method, path, status, detail in failures:
             print(f"{verdict:<13} {status:<6} {method + ' ' + path:<78} {detail}")
         print()
+    verdicts: dict[tuple[str, str, str], set[str]] = {}
+    for verdict, method, path, status, _ in rows:
+        if (method, path, status) in documented:
+            verdicts.setdefault((method, path, status), set()).add(verdict)
+    covered = {k for k, v in verdicts.items() if v == {"ok"}}
     by_status: dict[str, list[int]] = {}
-    for verdict, _, _, status, _ in rows:
-        by_status.setdefault(status, [0, 0])[verdict == "ok"] += 1
-    provoked = sum(1 for r in rows if r[0] == "ok")
-    ops_covered = {(m, p) for v, m, p, s, _ in rows if v == "ok"}
+    for key in documented:
+        by_status.setdefault(key[2], [0, 0])[key in covered] += 1
+    provoked = len(covered)
+    ops_covered = {(m, p) for m, p, _ in covered}
     total = sum(len(op["responses"]) for op in ops.values())
     print(f"status coverage: {len(ops)} operations, {total} documented statuses; "
-          f"{provoked} provoked and on their schema, {len(fault_only)} fault-only (not provoked), "
+          f"{provoked} provoked and on their schema ({sum(1 for r in rows if r[0] == 'ok')} recipes), "
+          f"{len(fault_only)} fault-only (not provoked), "
           f"{len(failures)} failing; {time.monotonic() - started:.1f} s")
     print("  by status: " + ", ".join(f"{s} {c[1]}/{sum(c)}" for s, c in sorted(by_status.items())))
     print(f"  operations with at least one provoked status: {len(ops_covered)}/{len(ops)}")
     print(f"  probes of statuses an operation does not document ({', '.join(PROBED_STATUSES)}): {probes}, "
-          f"{sum(1 for r in rows if r[0] == 'UNDOCUMENTED')} answered an undocumented status")
+          f"{sum(1 for r in rows if r[0] == 'UNDOCUMENTED ANSWER')} answered an undocumented status")
     if fault_only:
         counts: dict[str, int] = {}
         for r in fault_only:
