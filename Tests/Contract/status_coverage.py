@@ -353,6 +353,16 @@ case("POST /v1/devices/{deviceId}/reboot", 200)(lambda w: Req("POST", f"/v1/devi
 # -- Apps
 case("POST /v1/devices/{deviceId}/apps", 201)(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/apps", {"bundleId": BUNDLE, "infoPlist": {"UIBackgroundModes": ["fetch"]}}))
+INFO_PLIST = f"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0"><dict>
+  <key>CFBundleIdentifier</key><string>{BUNDLE}</string>
+  <key>UIBackgroundModes</key><array><string>fetch</string></array>
+  <key>BGTaskSchedulerPermittedIdentifiers</key><array><string>{REFRESH}</string></array>
+</dict></plist>""".encode()
+case("POST /v1/devices/{deviceId}/apps", 201)(   # a real Info.plist, its launch handlers in the query
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/apps?launchHandlers={q(REFRESH)}", body=INFO_PLIST,
+                  headers={"Content-Type": "application/x-plist"}))
 
 
 @case("POST /v1/devices/{deviceId}/apps", 409, "alreadyInstalled")
@@ -536,9 +546,11 @@ def _(w):
 
 # -- Events
 case("GET /v1/events", 200)(lambda w: Req("GET", "/v1/events?limit=2"))
+case("GET /v1/events", 200)(lambda w: Req("GET", "/v1/events", headers={"Accept": "text/event-stream"}, stream=True))
 case("GET /v1/events", 400, "malformedRequest")(   # Last-Event-ID is read when a stream resumes
     lambda w: Req("GET", "/v1/events", headers={"Accept": "text/event-stream", "Last-Event-ID": "not-an-id"}))
 case("GET /v1/events", 422, "validationFailed")(lambda w: Req("GET", "/v1/events?limit=0"))
+case("GET /v1/devices/{deviceId}/events", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}/events?limit=2"))
 case("GET /v1/devices/{deviceId}/events", 200)(   # the live stream: its head and the first block
     lambda w: Req("GET", f"/v1/devices/{w.device()}/events", headers={"Accept": "text/event-stream"}, stream=True))
 case("GET /v1/devices/{deviceId}/events", 400, "malformedRequest")(
@@ -708,6 +720,32 @@ PROBED_STATUSES = ("400", "401", "404", "415", "422")
 
 GENERIC_CODES = {"401": "unauthorized", "404": "notFound", "415": "unsupportedMediaType", "422": "validationFailed",
                  "503": "storageUnavailable"}
+
+
+def generic_variants(method: str, path: str, status: str, op: dict) -> list[Recipe]:
+    """Every generic recipe for `status`: the one of `generic`, and for 401 the other kind's credential too."""
+    recipes = [r for r in [generic(method, path, status, op)] if r]
+    last = (re.findall(r"{(\w+)}", path) or [None])[-1]
+    if status == "404" and last not in (None, "deviceId", "tenantId", "accessoryId") and success_recipe(method, path):
+        recipes.append(unknown_last_parameter(method, path))
+    if status == "401" and recipes:
+        other = "tenant" if auth_of(path) == "admin" else "admin"   # an API key on /v1/admin, the admin token elsewhere
+        recipes.append(lambda w: Req(method.upper(), concrete_path(path, w), auth=other, code="unauthorized",
+                                     json={} if has_json_body(op) else None))
+    return recipes
+
+
+def unknown_last_parameter(method: str, path: str) -> Recipe:
+    """The operation's valid request with its last path parameter (app, task, run, session…) unknown: 404."""
+    def recipe(w: World) -> Req:
+        r = success_recipe(method, path)(w)
+        template, (concrete, _, query) = path.split("/"), r.path.partition("?")
+        segments = concrete.split("/")
+        index = max(i for i, t in enumerate(template) if t.startswith("{"))
+        segments[index] = "unknown" if template[index] != "{activity}" else "teleport"
+        return Req(r.method, "/".join(segments) + (f"?{query}" if query else ""), r.json, r.body, r.headers, r.auth,
+                   code="notFound")
+    return recipe
 
 
 def generic(method: str, path: str, status: str, op: dict) -> Recipe | None:
@@ -919,7 +957,7 @@ def main() -> int:
                 label = f"{method} {path} {status}"
                 if args.only and not re.search(args.only, label):
                     continue
-                recipes = CASES.get((method, path, status)) or [r for r in [generic(method, path, status, op)] if r]
+                recipes = CASES.get((method, path, status)) or generic_variants(method, path, status, op)
                 if not recipes:
                     reason = FAULT_ONLY.get(status)
                     rows.append(("FAULT-ONLY" if reason else "NO RECIPE", method, path, status,
