@@ -53,6 +53,18 @@ import Testing
         ])
     }
 
+    /// Foundation reads a number that does not fit an integer field as corrupted data: the body is still well-formed
+    /// JSON, so it is a `422` (`body`), not a `400` that calls it malformed.
+    @Test func aNumberThatDoesNotFitAnIntegerFieldIs422() {
+        for body in [#"{"name":"x","seed":-1}"#, #"{"name":"x","seed":1.5}"#, #"{"name":"x","conditions":{"batteryLevel":1e30}}"#] {
+            let response = api.send(.post, "/v1/devices", key: key, json: body)
+            #expect(response.status == 422 && response.problemCode == "validationFailed", "\(body)")
+            #expect(response.errorFields == ["body"], "\(body)")
+        }
+        let malformed = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","seed":}"#)
+        #expect(malformed.status == 400 && malformed.problemCode == "malformedRequest")
+    }
+
     @Test func wrongTypesAndUnknownFieldsAre422NamingTheField() {
         let wrongType = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","conditions":{"charging":"yes"}}"#)
         #expect(wrongType.status == 422 && wrongType.errorFields == ["conditions.charging"])

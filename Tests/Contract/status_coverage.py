@@ -333,6 +333,8 @@ def _(w):   # a key that is revoked already
 # -- Devices
 case("POST /v1/devices", 201)(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "17.0", "seed": 1}))
 case("POST /v1/devices", 422, "validationFailed")(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "99.0"}))
+# Well-formed JSON whose number does not fit an integer field (Foundation calls that corrupted data).
+case("POST /v1/devices", 422, "validationFailed")(lambda w: Req("POST", "/v1/devices", {"name": "d", "seed": -1}))
 case("GET /v1/devices", 200)(lambda w: Req("GET", "/v1/devices?limit=2"))
 case("GET /v1/devices/{deviceId}", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}"))
 case("DELETE /v1/devices/{deviceId}", 204)(lambda w: Req("DELETE", f"/v1/devices/{w.device()}"))
