@@ -333,6 +333,8 @@ def _(w):   # a key that is revoked already
 # -- Devices
 case("POST /v1/devices", 201)(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "17.0", "seed": 1}))
 case("POST /v1/devices", 422, "validationFailed")(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "99.0"}))
+case("POST /v1/devices", 422, "validationFailed")(   # a clock starting past the latest instant it reads
+    lambda w: Req("POST", "/v1/devices", {"name": "d", "clock": {"start": "9000-01-01T00:00:01Z"}}))
 # Well-formed JSON whose number does not fit an integer field (Foundation calls that corrupted data).
 case("POST /v1/devices", 422, "validationFailed")(lambda w: Req("POST", "/v1/devices", {"name": "d", "seed": -1}))
 case("GET /v1/devices", 200)(lambda w: Req("GET", "/v1/devices?limit=2"))
@@ -350,6 +352,9 @@ case("POST /v1/devices/{deviceId}/clock/advance", 200)(
 # A negative duration, not a `to` in the past (that one is being turned into a 409 in main).
 case("POST /v1/devices/{deviceId}/clock/advance", 422, "validationFailed")(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"seconds": -1}))
+case("POST /v1/devices/{deviceId}/clock/advance", 422, "validationFailed")(   # past 9000-01-01, where clocks stop
+    lambda w: Req("POST", f"/v1/devices/{w.device(clock={'start': '8999-12-31T00:00:00Z'})}/clock/advance",
+                  {"seconds": 2 * 86_400}))
 case("POST /v1/devices/{deviceId}/reboot", 200)(lambda w: Req("POST", f"/v1/devices/{w.device()}/reboot"))
 
 # -- Apps

@@ -32,6 +32,9 @@ public struct DeviceEngine: Sendable {
         guard target - now <= Self.maximumAdvance else {
             throw EmulationError.unprocessable(field: "seconds", detail: "one advance moves at most 30 days")
         }
+        guard target <= VirtualInstant.latest else {
+            throw EmulationError.unprocessable(field: "seconds", detail: "the clock runs up to \(RFC3339.format(.latest))")
+        }
         let from = now
         runTimers(through: target)
         device.clock.anchor = target
