@@ -691,6 +691,8 @@ SCENARIO = {
 }
 case("POST /v1/scenarios/run", 200)(lambda w: Req("POST", "/v1/scenarios/run", SCENARIO))
 case("POST /v1/scenarios/run", 422, "validationFailed")(lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "expect": "soon"}))
+case("POST /v1/scenarios/run", 422, "validationFailed")(   # it would run the clock past 9000-01-01
+    lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "device": {"clock": {"start": "8999-12-31T23:59:30Z"}}}))
 
 
 # ---- Generic provocations: one rule per status, for every operation that documents it without a recipe ---------
