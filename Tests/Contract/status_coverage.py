@@ -3,11 +3,15 @@
 
 For each operation of openapi.yaml and each status it documents, a *provocation* (a small recipe below) sets up
 what it needs through the API and sends the one request that must be answered with exactly that status. Each
-answer is checked: the status, the content type, the body against the documented JSON schema ($refs resolved)
-and the documented required headers.
+answer is checked: the status, the content type, the body against the documented JSON schema ($refs resolved),
+the documented headers, and for a problem the `code` the recipe aims at. A status may have several recipes (one
+per documented 409 code, say). The generic recipes also run as probes on operations that do not document their
+status: the answer must then be a status the operation documents.
 
-The run fails (exit 1) when a documented status has no provocation, a provocation gets another status, an
-answer is off its documented response, or a provocation exists for a status the contract does not document.
+The run fails (exit 1) when a documented status has no provocation, a provocation gets another status or code,
+an answer is off its documented response, a probe gets an undocumented status, or a provocation exists for a
+status the contract does not document. The FAULT_ONLY statuses below are the one exception: no request can
+provoke them, so they are listed in the summary (and fail the run with --strict).
 
 Usage (from the repository's root; Tests/Contract/run-status-coverage.sh starts the service for you):
     status_coverage.py --base http://127.0.0.1:PORT --api-key KEY --admin-token TOKEN --bin .build/debug/bgemu
@@ -28,12 +32,12 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import traceback
 import urllib.parse
@@ -697,21 +701,22 @@ case("POST /v1/scenarios/run", 422, "validationFailed")(   # it would run the cl
 
 # ---- Generic provocations: one rule per status, for every operation that documents it without a recipe ---------
 
-def concrete_path(template: str, w: World, on: str = "main", bad: str | None = None) -> str:
-    """The operation's path on a fresh device with an app in the foreground; `bad` replaces the last parameter."""
+def concrete_path(template: str, w: World, bad_last: bool = False) -> str:
+    """The operation's path on a fresh device with an app in the foreground (and a fresh tenant); the other
+    parameters get placeholders. `bad_last` puts a segment that is not UTF-8 in the last parameter."""
     names = re.findall(r"{(\w+)}", template)
     values = {}
     if "deviceId" in names:
-        dev, app = w.device_with_app(on, state="foreground")
+        dev, app = w.device_with_app(state="foreground")
         values.update(deviceId=dev, bundleId=app)
     if "tenantId" in names:
-        values["tenantId"] = w.tenant() if on == "main" else UNKNOWN_TENANT
+        values["tenantId"] = w.tenant()
     defaults = {"identifier": q(REFRESH), "taskId": "bgt_0", "runId": "run_0", "transferId": "tr_0",
                 "activity": "audio", "accessoryId": "acc1", "keyId": "key_0"}
     for n in names:
         values.setdefault(n, defaults.get(n, "x"))
-    if bad and names:
-        values[names[-1] if bad == "last" else bad] = BAD_SEGMENT
+    if bad_last and names:
+        values[names[-1]] = BAD_SEGMENT
     return re.sub(r"{(\w+)}", lambda m: values[m.group(1)], template)
 
 
@@ -794,15 +799,11 @@ def generic_request(method: str, path: str, status: str, op: dict) -> Recipe | N
             p = path.replace("{deviceId}", UNKNOWN_DEVICE).replace("{tenantId}", UNKNOWN_TENANT)
             return Req(method.upper(), concrete_path(p, w), auth=auth, json={} if has_json_body(op) else None)
         return unknown
-    if status == "404":   # an unknown last path parameter on a fresh device and app
-        return lambda w: Req(method.upper(), concrete_path(path, w, bad=None).rsplit("/", 1)[0] + "/unknown"
-                             if path.endswith("}") else concrete_path(path, w), auth=auth,
-                             json={} if has_json_body(op) else None)
     if status == "400" and has_json_body(op):   # a body that is not well-formed JSON
         return lambda w: Req(method.upper(), concrete_path(path, w), auth=auth, body=b"{",
                              headers={"Content-Type": "application/json"})
     if status == "400" and names:   # a path segment that is not UTF-8
-        return lambda w: Req(method.upper(), concrete_path(path, w, bad="last"), auth=auth)
+        return lambda w: Req(method.upper(), concrete_path(path, w, bad_last=True), auth=auth)
     if status == "415" and op.get("requestBody"):
         return lambda w: Req(method.upper(), concrete_path(path, w), auth=auth, body=b"x",
                              headers={"Content-Type": "text/plain"})
@@ -832,9 +833,10 @@ def storage_unavailable(method: str, path: str, op: dict) -> Recipe:
             r = success(w)
         finally:
             w.instances["main"] = saved
-        resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, (1, resource.RLIM_INFINITY))
-        w.after_send = lambda: resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE,
-                                                (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        # A full disk: any write past byte 1 of a file fails (EFBIG, SIGXFSZ ignored), so SQLite cannot commit.
+        limit = resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, (1, limit[1]))
+        w.after_send = lambda: resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, limit)
         return Req(r.method, r.path, r.json, r.body, r.headers, r.auth, "storage", r.stream)
     return recipe
 
@@ -919,8 +921,9 @@ def provoke(world: World, contract: "Contract", method: str, path: str, status: 
         req = recipe(world)
         resp = world.instance(req.instance).send(req)
     except (SetupError, OSError, ValueError, KeyError) as e:
-        where = next(f for f in reversed(traceback.extract_tb(e.__traceback__)) if f.filename == __file__)
-        return ("SETUP FAILED", method, path, status, f"{type(e).__name__}: {e} (line {where.lineno}: {where.line})")
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == __file__] or [None]
+        where = f" (line {frames[-1].lineno}: {frames[-1].line})" if frames[-1] else ""
+        return ("SETUP FAILED", method, path, status, f"{type(e).__name__}: {e}{where}")
     finally:
         if world.after_send:
             world.after_send()
@@ -999,6 +1002,7 @@ def main() -> int:
         for name, inst in world.instances.items():
             if name != "main":
                 inst.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
 
     failures = [r for r in rows if r[0] not in ("ok", "FAULT-ONLY")]
     fault_only = [r for r in rows if r[0] == "FAULT-ONLY"]
