@@ -53,6 +53,30 @@ import Testing
         ])
     }
 
+    /// Foundation reads a number that does not fit an integer field as corrupted data: the body is still well-formed
+    /// JSON, so it is a `422` (`body`), not a `400` that calls it malformed.
+    @Test func aNumberThatDoesNotFitAnIntegerFieldIs422() {
+        for body in [#"{"name":"x","seed":-1}"#, #"{"name":"x","seed":1.5}"#, #"{"name":"x","conditions":{"batteryLevel":1e30}}"#] {
+            let response = api.send(.post, "/v1/devices", key: key, json: body)
+            #expect(response.status == 422 && response.problemCode == "validationFailed", "\(body)")
+            #expect(response.errorFields == ["body"], "\(body)")
+        }
+        let malformed = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","seed":}"#)
+        #expect(malformed.status == 400 && malformed.problemCode == "malformedRequest")
+    }
+
+    /// Every date the API writes has a 4-digit year: a clock starts and runs up to 9000-01-01T00:00:00Z at most.
+    @Test func theClockRunsUpToTheYear9000() throws {
+        let late = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","clock":{"start":"9000-01-01T00:00:01Z"}}"#)
+        #expect(late.status == 422 && late.errorFields == ["clock.start"])
+        let created = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","clock":{"start":"8999-12-31T00:00:00Z"}}"#)
+        let id = try #require(created.json["id"] as? String)
+        let tooFar = api.send(.post, "/v1/devices/\(id)/clock/advance", key: key, json: #"{"seconds":86401}"#)
+        #expect(tooFar.status == 422 && tooFar.errorFields == ["seconds"])
+        let advanced = api.send(.post, "/v1/devices/\(id)/clock/advance", key: key, json: #"{"seconds":86400}"#)
+        #expect(advanced.json["now"] as? String == "9000-01-01T00:00:00.000Z")
+    }
+
     @Test func wrongTypesAndUnknownFieldsAre422NamingTheField() {
         let wrongType = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","conditions":{"charging":"yes"}}"#)
         #expect(wrongType.status == 422 && wrongType.errorFields == ["conditions.charging"])

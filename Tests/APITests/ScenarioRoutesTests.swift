@@ -121,6 +121,20 @@ import Testing
             .errorFields == ["duration"])
     }
 
+    /// A device clock stops at 9000-01-01T00:00:00Z: a scenario that would run it further is refused before it starts.
+    @Test func aScenarioMayNotRunTheClockPastTheLatestInstant() {
+        let late = run(#"""
+            {"name": "x", "device": {"clock": {"start": "8999-12-31T00:00:00Z"}}, "apps": [{"bundleId": "a.b"}],
+             "expect": [{"event": {"type": "x"}}], "duration": 172800}
+            """#)
+        #expect(late.status == 422 && late.errorFields == ["device.clock.start"], "\(late.text)")
+        let inTime = run(#"""
+            {"name": "x", "device": {"clock": {"start": "8999-12-31T00:00:00Z"}}, "apps": [{"bundleId": "a.b"}],
+             "expect": [{"event": {"type": "device.created"}}], "duration": 86400}
+            """#)
+        #expect(inTime.status == 200, "\(inTime.text)")
+    }
+
     @Test func everyExampleScenarioPasses() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/scenarios")

@@ -12,4 +12,11 @@ struct DeviceClockTests {
         #expect(clock.now(wallMilliseconds: 10_500) == VirtualInstant.defaultStart + .seconds(30))
         #expect(clock.now(wallMilliseconds: 9_000) == .defaultStart)
     }
+
+    @Test func realtimeClockStopsAtTheLatestInstant() {
+        let start = VirtualInstant.latest - .seconds(60)
+        let clock = DeviceClock(mode: .realtime, scale: DeviceClock.maximumScale, start: start, wallMilliseconds: 0)
+        #expect(clock.now(wallMilliseconds: 1) == start + .seconds(10))
+        #expect(clock.now(wallMilliseconds: 86_400_000 * 365) == .latest)
+    }
 }

@@ -27,6 +27,16 @@ struct DeviceEngineTests {
         #expect(throws: EmulationError.self) { try engine.advance(to: .defaultStart) }
     }
 
+    /// Past `VirtualInstant.latest` a date would need a 5-digit year, which RFC 3339 has not: the clock stops there.
+    @Test func advanceStopsAtTheLatestInstant() throws {
+        var engine = EngineFixture.engine()
+        engine.device.clock.anchor = VirtualInstant.latest - .seconds(86_400)
+        #expect(throws: EmulationError.self) { try engine.advance(seconds: 86_401) }
+        try engine.advance(seconds: 86_400)
+        #expect(engine.now == .latest)
+        #expect(RFC3339.format(engine.now) == "9000-01-01T00:00:00.000Z")
+    }
+
     @Test func aWeekOfABusyDeviceAdvancesInSevenCalls() throws {
         let script = AppBehavior(runs: [.fetch: RunBehavior(completeAfter: .seconds(3), result: .newData)])
         var engine = EngineFixture.engine(apps: (0..<10).map { EngineFixture.app("com.example.a\($0)", behavior: script) })

@@ -93,8 +93,10 @@ enum DeviceRoutes {
                 }
             }
             if let start = request.start {
-                if let instant = RFC3339.parse(start) { clock.anchor = instant } else {
-                    issues.append(FieldIssue("clock.start", "must be an RFC 3339 date-time such as 2026-01-01T08:00:00Z"))
+                if let instant = RFC3339.parse(start), instant <= .latest { clock.anchor = instant } else {
+                    issues.append(FieldIssue(
+                        "clock.start",
+                        "must be an RFC 3339 date-time such as 2026-01-01T08:00:00Z, at most \(RFC3339.format(.latest))"))
                 }
             }
         }

@@ -16,6 +16,10 @@ struct ScenarioRunner {
         } catch EmulationError.invalid(let issues) {
             throw EmulationError.invalid(issues.map { FieldIssue("device.\($0.field)", $0.message) })
         }
+        guard device.clock.anchor + .seconds(scenario.end) <= .latest else {
+            throw EmulationError.invalid([FieldIssue(
+                "device.clock.start", "the scenario would run the clock past \(RFC3339.format(.latest)), where it stops")])
+        }
         device.clock.mode = .manual
         let created = try env.devices.create(device) { engine in
             engine.created()

@@ -29,12 +29,23 @@ enum JSONBody {
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {
+            // Foundation reports a number that does not fit its field's type (1.5 or -1 for an unsigned integer,
+            // 1e30 for an `Int`) as corrupted data without a coding path, as if the body were not JSON: when it is
+            // well-formed, that is a value problem of the body (`422`), not a malformed request.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, isWellFormed(bytes) {
+                throw Problems.invalid("body", "a number does not fit its field (a fraction, or out of range, for an integer)")
+            }
             throw problem(for: error)
         } catch let error as EmulationError {
             throw error
         } catch {
             throw Problems.malformed("The body is not valid JSON.")
         }
+    }
+
+    /// Whether `bytes` are one well-formed JSON value.
+    static func isWellFormed(_ bytes: [UInt8]) -> Bool {
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
     }
 
     static func problem(for error: DecodingError) -> HTTPProblem {

@@ -25,14 +25,15 @@ public struct DeviceClock: Sendable, Codable, Equatable {
         self.anchorWallMilliseconds = wallMilliseconds
     }
 
-    /// The virtual time at wall time `wallMilliseconds`.
+    /// The virtual time at wall time `wallMilliseconds`; a realtime clock stops at `VirtualInstant.latest`.
     public func now(wallMilliseconds: Int64) -> VirtualInstant {
         switch mode {
         case .manual:
             return anchor
         case .realtime:
             let elapsed = Double(max(0, wallMilliseconds - anchorWallMilliseconds)) * scale
-            return VirtualInstant(milliseconds: anchor.milliseconds + Int64(elapsed.rounded(.down)))
+            let room = Double(max(0, VirtualInstant.latest.milliseconds - anchor.milliseconds))
+            return VirtualInstant(milliseconds: anchor.milliseconds + Int64(min(elapsed, room).rounded(.down)))
         }
     }
 

@@ -35,6 +35,9 @@ public struct DeviceEngine: Sendable {
             throw EmulationError.conflict(
                 code: "advanceTooLong", detail: "One advance moves at most 30 days; the clock reads \(now).")
         }
+        guard target <= VirtualInstant.latest else {
+            throw EmulationError.unprocessable(field: "seconds", detail: "the clock runs up to \(RFC3339.format(.latest))")
+        }
         let from = now
         runTimers(through: target)
         device.clock.anchor = target

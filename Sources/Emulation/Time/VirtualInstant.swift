@@ -33,6 +33,9 @@ public struct VirtualInstant: Hashable, Comparable, Sendable, Codable, CustomStr
 
     /// The default start of a manual clock: a fixed instant, so that runs repeat exactly.
     public static let defaultStart = VirtualInstant(milliseconds: 1_767_225_600_000)  // 2026-01-01T00:00:00Z
+    /// The latest instant a device's clock reads (9000-01-01T00:00:00Z): every date derived from it (a deadline,
+    /// a notification at most a year later) keeps a 4-digit year, as RFC 3339 requires.
+    public static let latest = VirtualInstant(milliseconds: 221_845_392_000_000)
 }
 
 /// A span of virtual time in whole milliseconds.

@@ -1,0 +1,1046 @@
+#!/usr/bin/env python3
+"""Status coverage: every (method, path, status) the contract documents is provoked against a live service.
+
+For each operation of openapi.yaml and each status it documents, a *provocation* (a small recipe below) sets up
+what it needs through the API and sends the one request that must be answered with exactly that status. Each
+answer is checked: the status, the content type, the body against the documented JSON schema ($refs resolved),
+the documented headers, and for a problem the `code` the recipe aims at. A status may have several recipes (one
+per documented 409 code, say). The generic recipes also run as probes on operations that do not document their
+status: the answer must then be a status the operation documents.
+
+The run fails (exit 1) when a documented status has no provocation, a provocation gets another status or code,
+an answer is off its documented response, a probe gets an undocumented status, or a provocation exists for a
+status the contract does not document. The FAULT_ONLY statuses below are the one exception: no request can
+provoke them, so they are listed in the summary (and fail the run with --strict).
+
+Usage (from the repository's root; Tests/Contract/run-status-coverage.sh starts the service for you):
+    status_coverage.py --base http://127.0.0.1:PORT --api-key KEY --admin-token TOKEN --bin .build/debug/bgemu
+
+Some statuses need an instance of their own, which this script starts (with the same binary) and stops:
+  - `storage`: a full disk (RLIMIT_FSIZE lowered on the running process): writes answer 503 storageUnavailable;
+  - `streams`: --max-streams 1: a second event stream answers 503 tooManyStreams;
+  - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404.
+
+Extending it: when an operation or a status is added to the contract, add one `@case(...)` recipe in the route
+family's section (or rely on a generic recipe at the end: 401, 404, 400, 413, 415, 422, 431, 503 on writes).
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Callable
+
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+METHODS = ("get", "put", "post", "delete", "patch")
+UNKNOWN_DEVICE = "dev_000000000000000000000000"
+UNKNOWN_TENANT = "ten_000000000000000000000000"
+BAD_SEGMENT = "%FF"  # not UTF-8 once percent-decoded: 400 invalidPath
+
+# Statuses that no request can provoke from outside: only a defect of the server or a fault of its
+# environment (a database that cannot be *read*) causes them. They stay documented (they are true), are listed
+# in the summary as not provoked, and fail the run only with --strict. Keep this list short and justified.
+FAULT_ONLY: dict[str, str] = {
+    "500": "an unexpected error: a defect, or an SQLite failure the store does not map (corruption)",
+    "503": "storageUnavailable on an operation that never writes: only a database that cannot be read causes it",
+}
+
+
+# ---- HTTP ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class Req:
+    method: str
+    path: str                     # already percent-encoded where needed; sent as is
+    json: object = None
+    body: bytes | None = None
+    headers: dict = field(default_factory=dict)
+    auth: str | None = "tenant"   # "tenant", "admin" or None
+    instance: str = "main"        # which running instance answers
+    stream: bool = False          # read only the head and a first chunk (event streams)
+    code: str | None = None       # the problem's `code` the answer must carry, when it is a problem
+
+
+@dataclass
+class Resp:
+    status: int
+    headers: dict                 # lower-cased names
+    body: bytes
+
+    def json(self):
+        return json.loads(self.body.decode())
+
+
+class Instance:
+    def __init__(self, base: str, api_key: str, admin_token: str, process: subprocess.Popen | None = None):
+        u = urllib.parse.urlsplit(base)
+        self.host, self.port = u.hostname, u.port
+        self.api_key, self.admin_token, self.process = api_key, admin_token, process
+
+    def send(self, r: Req, timeout: float = 10) -> Resp:
+        headers = {"Connection": "close", **r.headers}
+        body = r.body
+        if r.json is not None:
+            body = json.dumps(r.json).encode()
+            headers.setdefault("Content-Type", "application/json")
+        if r.auth == "tenant":
+            headers.setdefault("Authorization", f"Bearer {self.api_key}")
+        elif r.auth == "admin":
+            headers.setdefault("Authorization", f"Bearer {self.admin_token}")
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        try:
+            conn.putrequest(r.method, r.path, skip_accept_encoding=True)
+            if body is not None and "Content-Length" not in headers:
+                headers["Content-Length"] = str(len(body))
+            for k, v in headers.items():
+                conn.putheader(k, v)
+            conn.endheaders()
+            if body is not None and headers.get("Content-Length") == str(len(body)):
+                conn.send(body)
+            resp = conn.getresponse()
+            hdrs = {k.lower(): v for k, v in resp.getheaders()}
+            data = resp.read1(65536) if r.stream else resp.read()
+            return Resp(resp.status, hdrs, data)
+        finally:
+            conn.close()
+
+    def ok(self, method: str, path: str, json_body=None, expect=(200, 201, 204), **kw) -> Resp:
+        """A setup call: must succeed."""
+        resp = self.send(Req(method, path, json=json_body, **kw))
+        if resp.status not in expect:
+            raise SetupError(f"{method} {path} -> {resp.status} {resp.body[:300]!r}")
+        return resp
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+class SetupError(Exception):
+    pass
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def start_instance(binary: str, workdir: str, name: str, *extra: str, ignore_xfsz: bool = False) -> Instance:
+    port = free_port()
+    key, token = f"bgemu_cov_{name}_{os.getpid()}", f"admin_cov_{name}_{os.getpid()}"
+    env = {**os.environ, "BGEMU_API_KEY": key}
+
+    def child_setup():
+        if ignore_xfsz:   # a write past RLIMIT_FSIZE then fails with EFBIG instead of killing the process
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    proc = subprocess.Popen(
+        [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--database",
+         os.path.join(workdir, f"{name}.sqlite"), "--admin-token", token, "--log-level", "error", *extra],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=child_setup)
+    inst = Instance(f"http://127.0.0.1:{port}", key, token, proc)
+    for _ in range(300):
+        try:
+            if inst.send(Req("GET", "/healthz", auth=None), timeout=1).status == 200:
+                return inst
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    inst.stop()
+    raise SetupError(f"instance {name} did not start")
+
+
+# ---- The world recipes set up through the API -----------------------------------------------------------------
+
+BUNDLE = "com.example.cov"
+REFRESH, CLEANUP = f"{BUNDLE}.refresh", f"{BUNDLE}.cleanup"
+ALL_MODES = ["audio", "location", "voip", "fetch", "remote-notification", "newsstand-content",
+             "external-accessory", "bluetooth-central", "processing"]
+
+
+def q(s: str) -> str:
+    return urllib.parse.quote(s, safe="")
+
+
+class World:
+    """Helpers that build devices and apps in the states recipes need; every recipe gets fresh ones."""
+
+    def __init__(self, instances: dict[str, Instance], workdir: str, binary: str):
+        self.instances, self.workdir, self.binary = instances, workdir, binary
+        self.counter = 0
+        self.held_stream = None
+        self.after_send = None
+
+    @property
+    def main(self) -> Instance:
+        return self.instances["main"]
+
+    def instance(self, name: str) -> Instance:
+        if name not in self.instances:
+            if name == "streams":
+                self.instances[name] = start_instance(self.binary, self.workdir, name, "--max-streams", "1")
+            elif name == "nocontract":
+                self.instances[name] = start_instance(
+                    self.binary, self.workdir, name, "--openapi", os.path.join(self.workdir, "missing.yaml"))
+            elif name == "storage":
+                self.instances[name] = start_instance(self.binary, self.workdir, name, ignore_xfsz=True)
+            else:
+                raise SetupError(f"no instance {name}")
+        return self.instances[name]
+
+    def unique(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}-{self.counter}-{os.getpid()}"
+
+    def device(self, on: str = "main", **body) -> str:
+        body.setdefault("name", self.unique("dev"))
+        return self.instance(on).ok("POST", "/v1/devices", body).json()["id"]
+
+    def app(self, dev: str, on: str = "main", bundle: str = BUNDLE, modes=ALL_MODES, behavior=None) -> str:
+        body = {"bundleId": bundle, "infoPlist": {
+            "UIBackgroundModes": list(modes), "BGTaskSchedulerPermittedIdentifiers": [REFRESH, CLEANUP]}}
+        if behavior:
+            body["behavior"] = behavior
+        self.instance(on).ok("POST", f"/v1/devices/{dev}/apps", body)
+        return bundle
+
+    def device_with_app(self, on: str = "main", state: str = "notRunning", **device) -> tuple[str, str]:
+        dev = self.device(on, **device)
+        app = self.app(dev, on)
+        if state in ("foreground", "background", "suspended"):
+            self.lifecycle(dev, app, "launch", on)
+        if state in ("background", "suspended"):
+            self.lifecycle(dev, app, "background", on)
+        if state == "suspended":
+            self.advance(dev, 600, on)
+        return dev, app
+
+    def a(self, dev: str, app: str = BUNDLE, rest: str = "") -> str:
+        return f"/v1/devices/{dev}/apps/{q(app)}{rest}"
+
+    def lifecycle(self, dev, app, action, on="main"):
+        return self.instance(on).ok("POST", self.a(dev, app, f"/{action}")).json()
+
+    def advance(self, dev, seconds, on="main"):
+        return self.instance(on).ok("POST", f"/v1/devices/{dev}/clock/advance", {"seconds": seconds}).json()
+
+    def submit(self, dev, app=BUNDLE, identifier=REFRESH, kind="appRefresh", on="main"):
+        return self.instance(on).ok("POST", self.a(dev, app, "/task-requests"),
+                                    {"kind": kind, "identifier": identifier}).json()
+
+    def run(self, dev, app=BUNDLE, on="main") -> str:
+        """An open BGTask run (simulate-launch of a pending app refresh request)."""
+        self.submit(dev, app, on=on)
+        return self.instance(on).ok("POST", self.a(dev, app, f"/task-requests/{q(REFRESH)}/simulate-launch")).json()["id"]
+
+    def session(self, dev, app=BUNDLE, identifier="sess", on="main", **extra) -> str:
+        self.instance(on).ok("POST", self.a(dev, app, "/url-sessions"), {"identifier": identifier, **extra})
+        return identifier
+
+    def transfer(self, dev, app=BUNDLE, session="sess", on="main", bytes_=1000) -> str:
+        return self.instance(on).ok("POST", self.a(dev, app, f"/url-sessions/{session}/transfers"),
+                                    {"kind": "download", "bytes": bytes_}).json()["id"]
+
+    def tenant(self) -> str:
+        return self.main.ok("POST", "/v1/admin/tenants", {"name": self.unique("tenant")}, auth="admin").json()["id"]
+
+
+# ---- The table of provocations --------------------------------------------------------------------------------
+
+Recipe = Callable[[World], Req]
+# Recipes by (METHOD, path, status); a status may have several (one per problem `code` worth showing).
+CASES: dict[tuple[str, str, str], list[Recipe]] = {}
+
+
+def case(operation: str, status: int, code: str | None = None):
+    """Registers a recipe for `METHOD /path` answering `status` (and, for a problem, `code`)."""
+    method, path = operation.split(" ", 1)
+
+    def register(fn: Recipe) -> Recipe:
+        def recipe(w: World) -> Req:
+            r = fn(w)
+            r.code = r.code or code
+            return r
+        recipe.code = code
+        CASES.setdefault((method.upper(), path, str(status)), []).append(recipe)
+        return fn
+    return register
+
+
+# -- Operations
+case("GET /openapi.yaml", 200)(lambda w: Req("GET", "/openapi.yaml", auth=None))
+case("GET /openapi.yaml", 404)(lambda w: Req("GET", "/openapi.yaml", auth=None, instance="nocontract"))
+case("GET /healthz", 200)(lambda w: Req("GET", "/healthz", auth=None))
+case("GET /readyz", 200)(lambda w: Req("GET", "/readyz", auth=None))
+
+# -- Admin
+case("POST /v1/admin/tenants", 201)(lambda w: Req("POST", "/v1/admin/tenants", {"name": w.unique("t")}, auth="admin"))
+
+
+@case("POST /v1/admin/tenants", 409, "tenantExists")
+def _(w):
+    name = w.unique("t")
+    w.main.ok("POST", "/v1/admin/tenants", {"name": name}, auth="admin")
+    return Req("POST", "/v1/admin/tenants", {"name": name}, auth="admin")
+
+
+case("POST /v1/admin/tenants", 422, "validationFailed")(lambda w: Req("POST", "/v1/admin/tenants", {"name": ""}, auth="admin"))
+case("GET /v1/admin/tenants", 200)(lambda w: Req("GET", "/v1/admin/tenants?limit=2", auth="admin"))
+case("GET /v1/admin/tenants", 422, "validationFailed")(lambda w: Req("GET", "/v1/admin/tenants?limit=0", auth="admin"))
+case("GET /v1/admin/tenants/{tenantId}", 200)(lambda w: Req("GET", f"/v1/admin/tenants/{w.tenant()}", auth="admin"))
+case("DELETE /v1/admin/tenants/{tenantId}", 204)(lambda w: Req("DELETE", f"/v1/admin/tenants/{w.tenant()}", auth="admin"))
+case("POST /v1/admin/tenants/{tenantId}/keys", 201)(
+    lambda w: Req("POST", f"/v1/admin/tenants/{w.tenant()}/keys", auth="admin"))
+
+
+@case("DELETE /v1/admin/tenants/{tenantId}/keys/{keyId}", 204)
+def _(w):
+    tenant = w.tenant()
+    key = w.main.ok("POST", f"/v1/admin/tenants/{tenant}/keys", auth="admin").json()["id"]
+    return Req("DELETE", f"/v1/admin/tenants/{tenant}/keys/{key}", auth="admin")
+
+
+@case("DELETE /v1/admin/tenants/{tenantId}/keys/{keyId}", 404, "notFound")
+def _(w):   # a key that is revoked already
+    tenant = w.tenant()
+    key = w.main.ok("POST", f"/v1/admin/tenants/{tenant}/keys", auth="admin").json()["id"]
+    w.main.ok("DELETE", f"/v1/admin/tenants/{tenant}/keys/{key}", auth="admin")
+    return Req("DELETE", f"/v1/admin/tenants/{tenant}/keys/{key}", auth="admin")
+
+
+# -- Devices
+case("POST /v1/devices", 201)(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "17.0", "seed": 1}))
+case("POST /v1/devices", 422, "validationFailed")(lambda w: Req("POST", "/v1/devices", {"name": "d", "osVersion": "99.0"}))
+case("POST /v1/devices", 422, "validationFailed")(   # a clock starting past the latest instant it reads
+    lambda w: Req("POST", "/v1/devices", {"name": "d", "clock": {"start": "9000-01-01T00:00:01Z"}}))
+# Well-formed JSON whose number does not fit an integer field (Foundation calls that corrupted data).
+case("POST /v1/devices", 422, "validationFailed")(lambda w: Req("POST", "/v1/devices", {"name": "d", "seed": -1}))
+case("GET /v1/devices", 200)(lambda w: Req("GET", "/v1/devices?limit=2"))
+case("GET /v1/devices/{deviceId}", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}"))
+case("DELETE /v1/devices/{deviceId}", 204)(lambda w: Req("DELETE", f"/v1/devices/{w.device()}"))
+case("PATCH /v1/devices/{deviceId}", 200)(lambda w: Req("PATCH", f"/v1/devices/{w.device()}", {"name": "renamed"}))
+case("PATCH /v1/devices/{deviceId}", 422, "validationFailed")(lambda w: Req("PATCH", f"/v1/devices/{w.device()}", {"name": ""}))
+case("PATCH /v1/devices/{deviceId}/conditions", 200)(
+    lambda w: Req("PATCH", f"/v1/devices/{w.device()}/conditions", {"charging": True}))
+case("PATCH /v1/devices/{deviceId}/conditions", 422, "validationFailed")(
+    lambda w: Req("PATCH", f"/v1/devices/{w.device()}/conditions", {"batteryLevel": 101}))
+case("GET /v1/devices/{deviceId}/clock", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}/clock"))
+case("POST /v1/devices/{deviceId}/clock/advance", 200)(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"seconds": 90}))
+# A negative duration, not a `to` in the past (that one is being turned into a 409 in main).
+case("POST /v1/devices/{deviceId}/clock/advance", 422, "validationFailed")(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"seconds": -1}))
+case("POST /v1/devices/{deviceId}/clock/advance", 422, "validationFailed")(   # past 9000-01-01, where clocks stop
+    lambda w: Req("POST", f"/v1/devices/{w.device(clock={'start': '8999-12-31T00:00:00Z'})}/clock/advance",
+                  {"seconds": 2 * 86_400}))
+case("POST /v1/devices/{deviceId}/reboot", 200)(lambda w: Req("POST", f"/v1/devices/{w.device()}/reboot"))
+
+# -- Apps
+case("POST /v1/devices/{deviceId}/apps", 201)(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/apps", {"bundleId": BUNDLE, "infoPlist": {"UIBackgroundModes": ["fetch"]}}))
+INFO_PLIST = f"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0"><dict>
+  <key>CFBundleIdentifier</key><string>{BUNDLE}</string>
+  <key>UIBackgroundModes</key><array><string>fetch</string></array>
+  <key>BGTaskSchedulerPermittedIdentifiers</key><array><string>{REFRESH}</string></array>
+</dict></plist>""".encode()
+case("POST /v1/devices/{deviceId}/apps", 201)(   # a real Info.plist, its launch handlers in the query
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/apps?launchHandlers={q(REFRESH)}", body=INFO_PLIST,
+                  headers={"Content-Type": "application/x-plist"}))
+
+
+@case("POST /v1/devices/{deviceId}/apps", 409, "alreadyInstalled")
+def _(w):
+    dev = w.device()
+    w.app(dev)
+    return Req("POST", f"/v1/devices/{dev}/apps", {"bundleId": BUNDLE})
+
+
+@case("POST /v1/devices/{deviceId}/apps", 409, "tooManyApps")
+def _(w):
+    dev = w.device()
+    for i in range(200):
+        w.main.ok("POST", f"/v1/devices/{dev}/apps", {"bundleId": f"{BUNDLE}{i}"})
+    return Req("POST", f"/v1/devices/{dev}/apps", {"bundleId": BUNDLE})
+
+
+case("POST /v1/devices/{deviceId}/apps", 422, "validationFailed")(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/apps", {"bundleId": BUNDLE, "infoPlist": {"UIBackgroundModes": ["nope"]}}))
+case("GET /v1/devices/{deviceId}/apps", 200)(lambda w: Req("GET", f"/v1/devices/{w.device_with_app()[0]}/apps"))
+case("GET /v1/devices/{deviceId}/apps/{bundleId}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0])))
+case("DELETE /v1/devices/{deviceId}/apps/{bundleId}", 204)(lambda w: Req("DELETE", w.a(w.device_with_app()[0])))
+case("GET /v1/devices/{deviceId}/apps/{bundleId}/background-modes", 200)(
+    lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/background-modes")))
+case("PUT /v1/devices/{deviceId}/apps/{bundleId}/background-modes", 200)(
+    lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/background-modes"), {"backgroundModes": ["audio"]}))
+case("PUT /v1/devices/{deviceId}/apps/{bundleId}/background-modes", 422, "validationFailed")(
+    lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/background-modes"), {"backgroundModes": ["nope"]}))
+case("PATCH /v1/devices/{deviceId}/apps/{bundleId}/settings", 200)(
+    lambda w: Req("PATCH", w.a(w.device_with_app()[0], rest="/settings"), {"backgroundAppRefresh": False}))
+case("PATCH /v1/devices/{deviceId}/apps/{bundleId}/settings", 422, "validationFailed")(
+    lambda w: Req("PATCH", w.a(w.device_with_app()[0], rest="/settings"), {"backgroundAppRefresh": "no"}))
+
+# -- Lifecycle
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/launch", 200)(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/launch")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background", 200)(
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/background")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background", 409, "notInForeground")(
+    lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/background")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/foreground", 200)(
+    lambda w: Req("POST", w.a(w.device_with_app(state="background")[0], rest="/foreground")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/foreground", 409, "notRunning")(
+    lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/foreground")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/force-quit", 200)(
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/force-quit")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/terminate", 200)(
+    lambda w: Req("POST", w.a(w.device_with_app(state="suspended")[0], rest="/terminate")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/terminate", 409, "notRunning")(
+    lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/terminate")))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/terminate", 409, "inForeground")(
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/terminate")))
+
+# -- Background tasks
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 201)(
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/background-tasks"), {"name": "upload"}))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 200)(   # iOS 4 without multitasking (R14)
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground", osVersion="4.0", multitaskingSupported=False)[0],
+                              rest="/background-tasks"), {"name": "upload"}))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 409, "appNotRunning")(
+    lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/background-tasks"), {"name": "upload"}))
+case("POST /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 422, "validationFailed")(
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/background-tasks"), {"name": "x" * 201}))
+case("GET /v1/devices/{deviceId}/apps/{bundleId}/background-tasks", 200)(
+    lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/background-tasks")))
+
+
+def begun_task(w: World) -> str:
+    dev, app = w.device_with_app(state="foreground")
+    task = w.main.ok("POST", w.a(dev, app, "/background-tasks"), {"name": "upload"}).json()["id"]
+    return w.a(dev, app, f"/background-tasks/{task}")
+
+
+case("GET /v1/devices/{deviceId}/apps/{bundleId}/background-tasks/{taskId}", 200)(lambda w: Req("GET", begun_task(w)))
+case("DELETE /v1/devices/{deviceId}/apps/{bundleId}/background-tasks/{taskId}", 204)(lambda w: Req("DELETE", begun_task(w)))
+
+# -- Task requests
+TR = "/v1/devices/{deviceId}/apps/{bundleId}/task-requests"
+def pending_request(w: World, rest: str = "") -> str:
+    dev, app = w.device_with_app(state="foreground")
+    w.submit(dev, app)
+    return w.a(dev, app, f"/task-requests/{q(REFRESH)}{rest}")
+
+
+case(f"POST {TR}", 201)(lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/task-requests"),
+                                       {"kind": "appRefresh", "identifier": REFRESH}))
+case(f"POST {TR}", 409, "appNotRunning")(
+    lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/task-requests"), {"kind": "appRefresh", "identifier": REFRESH}))
+case(f"POST {TR}", 409, "unavailable")(   # Low Power Mode (R18)
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground", conditions={"lowPowerMode": True})[0],
+                              rest="/task-requests"), {"kind": "appRefresh", "identifier": REFRESH}))
+case(f"POST {TR}", 409, "notPermitted")(   # not in BGTaskSchedulerPermittedIdentifiers (R15)
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/task-requests"),
+                  {"kind": "appRefresh", "identifier": "com.example.other"}))
+
+
+@case(f"POST {TR}", 409, "tooManyPendingTaskRequests")
+def _(w):   # one pending app refresh request at most (R17)
+    dev, app = w.device_with_app(state="foreground")
+    w.submit(dev, app, REFRESH)
+    return Req("POST", w.a(dev, app, "/task-requests"), {"kind": "appRefresh", "identifier": CLEANUP})
+
+
+@case(f"POST {TR}", 409, "noLaunchHandler")
+def _(w):   # the app registers no launch handler: submitting crashes it (R16)
+    dev = w.device()
+    w.main.ok("POST", f"/v1/devices/{dev}/apps", {"bundleId": BUNDLE, "launchHandlers": [], "infoPlist": {
+        "UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [REFRESH]}})
+    w.lifecycle(dev, BUNDLE, "launch")
+    return Req("POST", w.a(dev, BUNDLE, "/task-requests"), {"kind": "appRefresh", "identifier": REFRESH})
+
+
+
+case(f"POST {TR}", 422, "validationFailed")(
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/task-requests"), {"kind": "nope", "identifier": REFRESH}))
+case(f"GET {TR}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/task-requests")))
+case(f"DELETE {TR}", 204)(lambda w: Req("DELETE", pending_request(w).rsplit("/", 1)[0]))
+
+
+case(f"GET {TR}/{{identifier}}", 200)(lambda w: Req("GET", pending_request(w)))
+case(f"DELETE {TR}/{{identifier}}", 204)(lambda w: Req("DELETE", pending_request(w)))
+case(f"GET {TR}/{{identifier}}/eligibility", 200)(lambda w: Req("GET", pending_request(w, "/eligibility")))
+case(f"POST {TR}/{{identifier}}/simulate-launch", 201)(lambda w: Req("POST", pending_request(w, "/simulate-launch")))
+
+
+@case(f"POST {TR}/{{identifier}}/simulate-expiration", 200)
+def _(w):
+    dev, app = w.device_with_app(state="foreground")
+    w.run(dev, app)
+    return Req("POST", w.a(dev, app, f"/task-requests/{q(REFRESH)}/simulate-expiration"))
+
+
+# -- Runs
+RUNS = "/v1/devices/{deviceId}/apps/{bundleId}/runs"
+case(f"GET {RUNS}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/runs")))
+
+
+def open_run(w: World) -> str:
+    dev, app = w.device_with_app(state="foreground")
+    return w.a(dev, app, f"/runs/{w.run(dev, app)}")
+
+
+case(f"GET {RUNS}/{{runId}}", 200)(lambda w: Req("GET", open_run(w)))
+case(f"POST {RUNS}/{{runId}}/complete", 200)(lambda w: Req("POST", open_run(w) + "/complete", {"success": True}))
+case(f"POST {RUNS}/{{runId}}/complete", 422, "validationFailed")(   # a fetch result for a BGTask run
+    lambda w: Req("POST", open_run(w) + "/complete", {"result": "newData"}))
+
+
+@case(f"POST {RUNS}/{{runId}}/complete", 409, "runNotOpen")
+def _(w):
+    run = open_run(w)
+    w.main.ok("POST", run + "/complete", {"success": True})
+    return Req("POST", run + "/complete", {"success": True})
+
+
+case("PUT /v1/devices/{deviceId}/apps/{bundleId}/fetch-interval", 200)(
+    lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/fetch-interval"), {"interval": 3600}))
+case("PUT /v1/devices/{deviceId}/apps/{bundleId}/fetch-interval", 422, "validationFailed")(
+    lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/fetch-interval"), {"interval": -1}))
+
+# -- Push
+case("POST /v1/devices/{deviceId}/push", 200)(
+    lambda w: Req("POST", f"/v1/devices/{w.device_with_app()[0]}/push", {"aps": {"content-available": 1}},
+                  headers={"apns-topic": BUNDLE, "apns-push-type": "background", "apns-priority": "5"}))
+case("POST /v1/devices/{deviceId}/push", 400, "MissingTopic")(
+    lambda w: Req("POST", f"/v1/devices/{w.device_with_app()[0]}/push", {"aps": {"content-available": 1}}))
+
+# -- Notifications
+NOTE = "/v1/devices/{deviceId}/apps/{bundleId}/notifications"
+case(f"POST {NOTE}", 201)(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/notifications"),
+                                         {"identifier": "n1", "timeInterval": 60}))
+case(f"POST {NOTE}", 422, "validationFailed")(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/notifications"), {"identifier": "n1"}))
+case(f"GET {NOTE}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/notifications")))
+
+
+@case(f"DELETE {NOTE}/{{identifier}}", 204)
+def _(w):
+    dev, app = w.device_with_app()
+    w.main.ok("POST", w.a(dev, app, "/notifications"), {"identifier": "n1", "timeInterval": 60})
+    return Req("DELETE", w.a(dev, app, "/notifications/n1"))
+
+
+# -- Events
+case("GET /v1/events", 200)(lambda w: Req("GET", "/v1/events?limit=2"))
+case("GET /v1/events", 200)(lambda w: Req("GET", "/v1/events", headers={"Accept": "text/event-stream"}, stream=True))
+case("GET /v1/events", 400, "malformedRequest")(   # Last-Event-ID is read when a stream resumes
+    lambda w: Req("GET", "/v1/events", headers={"Accept": "text/event-stream", "Last-Event-ID": "not-an-id"}))
+case("GET /v1/events", 422, "validationFailed")(lambda w: Req("GET", "/v1/events?limit=0"))
+case("GET /v1/devices/{deviceId}/events", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}/events?limit=2"))
+case("GET /v1/devices/{deviceId}/events", 200)(   # the live stream: its head and the first block
+    lambda w: Req("GET", f"/v1/devices/{w.device()}/events", headers={"Accept": "text/event-stream"}, stream=True))
+case("GET /v1/devices/{deviceId}/events", 400, "malformedRequest")(
+    lambda w: Req("GET", f"/v1/devices/{w.device()}/events",
+                  headers={"Accept": "text/event-stream", "Last-Event-ID": "not-an-id"}))
+case("GET /v1/devices/{deviceId}/events", 422, "validationFailed")(lambda w: Req("GET", f"/v1/devices/{w.device()}/events?limit=0"))
+
+
+def too_many_streams(path: str) -> Recipe:
+    """A second stream on an instance that holds at most one: 503 tooManyStreams."""
+    def recipe(w: World) -> Req:
+        inst = w.instance("streams")
+        hold = Req("GET", path(inst, w) if callable(path) else path, headers={"Accept": "text/event-stream"},
+                   auth="tenant", instance="streams")
+        w.held_stream = open_stream(inst, hold)
+        return Req(hold.method, hold.path, headers=hold.headers, instance="streams")
+    return recipe
+
+
+def open_stream(inst: Instance, r: Req):
+    conn = http.client.HTTPConnection(inst.host, inst.port, timeout=10)
+    conn.request(r.method, r.path, headers={**r.headers, "Authorization": f"Bearer {inst.api_key}"})
+    resp = conn.getresponse()
+    if resp.status != 200:
+        raise SetupError(f"the first stream answered {resp.status}")
+    resp.read1(100)
+    time.sleep(0.3)   # the hub counts a stream just after it writes its first block (`retry:`)
+    return resp       # the response owns the socket: the stream stays open while it is referenced   # kept open until the recipe's request is answered
+
+
+case("GET /v1/events", 503, "tooManyStreams")(too_many_streams("/v1/events"))
+case("GET /v1/devices/{deviceId}/events", 503, "tooManyStreams")(
+    too_many_streams(lambda inst, w: f"/v1/devices/{w.device(on='streams')}/events"))
+
+# -- URL sessions and transfers
+US = "/v1/devices/{deviceId}/apps/{bundleId}/url-sessions"
+case(f"POST {US}", 201)(lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/url-sessions"), {"identifier": "s"}))
+
+
+@case(f"POST {US}", 200)
+def _(w):   # the session exists: reconnected
+    dev, app = w.device_with_app(state="foreground")
+    w.session(dev, app, "s")
+    return Req("POST", w.a(dev, app, "/url-sessions"), {"identifier": "s"})
+
+
+case(f"POST {US}", 422, "validationFailed")(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/url-sessions"), {"identifier": ""}))
+case(f"GET {US}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/url-sessions")))
+
+
+def with_session(w: World, rest: str = "", state: str = "foreground") -> str:
+    dev, app = w.device_with_app(state=state)
+    w.session(dev, app, "s")
+    return w.a(dev, app, f"/url-sessions/s{rest}")
+
+
+case(f"GET {US}/{{identifier}}", 200)(lambda w: Req("GET", with_session(w)))
+case(f"POST {US}/{{identifier}}/transfers", 201)(
+    lambda w: Req("POST", with_session(w, "/transfers"), {"kind": "download", "bytes": 1000}))
+case(f"POST {US}/{{identifier}}/transfers", 422, "validationFailed")(
+    lambda w: Req("POST", with_session(w, "/transfers"), {"kind": "download", "bytes": 0}))
+case(f"GET {US}/{{identifier}}/transfers", 200)(lambda w: Req("GET", with_session(w, "/transfers")))
+case(f"GET {US}/{{identifier}}/transfers", 422, "validationFailed")(lambda w: Req("GET", with_session(w, "/transfers?limit=0")))
+case(f"POST {US}/{{identifier}}/finish-events", 409, "noPendingEvents")(lambda w: Req("POST", with_session(w, "/finish-events")))
+
+
+@case(f"POST {US}/{{identifier}}/finish-events", 200)
+def _(w):   # a transfer ends while the app is suspended: the system relaunches it with the session's events
+    dev, app = w.device_with_app(state="foreground")
+    w.session(dev, app, "s", sessionSendsLaunchEvents=True)
+    w.transfer(dev, app, "s", bytes_=10**8)    # 20 s on wifi; the app is suspended after 5 s
+    w.lifecycle(dev, app, "background")
+    w.advance(dev, 25)                          # the run opened at 20 s lasts 30 s
+    return Req("POST", w.a(dev, app, "/url-sessions/s/finish-events"))
+
+
+TRANSFERS = "/v1/devices/{deviceId}/apps/{bundleId}/transfers"
+case(f"GET {TRANSFERS}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/transfers")))
+
+
+def a_transfer(w: World, ended: bool = False) -> str:
+    dev, app = w.device_with_app(state="foreground")
+    w.session(dev, app, "s")
+    tid = w.transfer(dev, app, "s", bytes_=10**9 if not ended else 1000)
+    if ended:
+        w.advance(dev, 3600)
+    return w.a(dev, app, f"/transfers/{tid}")
+
+
+case(f"GET {TRANSFERS}/{{transferId}}", 200)(lambda w: Req("GET", a_transfer(w)))
+case(f"DELETE {TRANSFERS}/{{transferId}}", 200)(lambda w: Req("DELETE", a_transfer(w)))
+case(f"DELETE {TRANSFERS}/{{transferId}}", 409, "transferEnded")(lambda w: Req("DELETE", a_transfer(w, ended=True)))
+
+# -- Activities
+ACT = "/v1/devices/{deviceId}/apps/{bundleId}"
+case(f"GET {ACT}/activities", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/activities")))
+case(f"PUT {ACT}/activities/{{activity}}", 200)(
+    lambda w: Req("PUT", w.a(w.device_with_app(state="foreground")[0], rest="/activities/audio"), {"active": True}))
+case(f"PUT {ACT}/activities/{{activity}}", 422, "validationFailed")(   # voip without keepAliveInterval (R37)
+    lambda w: Req("PUT", w.a(w.device_with_app(state="foreground")[0], rest="/activities/voip"), {"active": True}))
+case(f"PUT {ACT}/activities/{{activity}}", 404, "notFound")(   # no such activity
+    lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/activities/teleport"), {"active": True}))
+case("POST /v1/devices/{deviceId}/location", 200)(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/location", {"latitude": 48.85, "longitude": 2.35}))
+case("POST /v1/devices/{deviceId}/location", 422, "validationFailed")(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/location", {"latitude": 91, "longitude": 2.35}))
+case("POST /v1/devices/{deviceId}/accessories/{accessoryId}/data", 200)(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/accessories/acc1/data", {"transport": "bluetooth"}))
+case("POST /v1/devices/{deviceId}/accessories/{accessoryId}/data", 422, "validationFailed")(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/accessories/acc1/data", {"transport": "wifi"}))
+case(f"POST {ACT}/newsstand-issue", 201)(
+    lambda w: Req("POST", w.a(w.device_with_app(state="suspended")[0], rest="/newsstand-issue"), {"name": "issue-1"}))
+case(f"POST {ACT}/newsstand-issue", 409, "inForeground")(
+    lambda w: Req("POST", w.a(w.device_with_app(state="foreground")[0], rest="/newsstand-issue"), {"name": "issue-1"}))
+
+
+@case(f"POST {ACT}/newsstand-issue", 409, "modeNotDeclared")
+def _(w):
+    dev = w.device()
+    w.app(dev, modes=["fetch"])
+    return Req("POST", w.a(dev, BUNDLE, "/newsstand-issue"), {"name": "issue-1"})
+case(f"POST {ACT}/newsstand-issue", 422, "validationFailed")(
+    lambda w: Req("POST", w.a(w.device_with_app(state="suspended")[0], rest="/newsstand-issue"), {"name": ""}))
+
+# -- Scenarios
+SCENARIO = {
+    "name": "coverage", "device": {"osVersion": "17.0", "seed": 1},
+    "apps": [{"bundleId": BUNDLE, "infoPlist": {"UIBackgroundModes": ["audio"]}}],
+    "steps": [{"at": 0, "action": "launch", "bundleId": BUNDLE}, {"after": 1, "action": "background", "bundleId": BUNDLE}],
+    "expect": [{"state": {"bundleId": BUNDLE, "is": "suspended", "at": 60}}],
+}
+case("POST /v1/scenarios/run", 200)(lambda w: Req("POST", "/v1/scenarios/run", SCENARIO))
+case("POST /v1/scenarios/run", 422, "validationFailed")(lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "expect": "soon"}))
+case("POST /v1/scenarios/run", 422, "validationFailed")(   # it would run the clock past 9000-01-01
+    lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "device": {"clock": {"start": "8999-12-31T23:59:30Z"}}}))
+
+
+# ---- Generic provocations: one rule per status, for every operation that documents it without a recipe ---------
+
+def concrete_path(template: str, w: World, bad_last: bool = False) -> str:
+    """The operation's path on a fresh device with an app in the foreground (and a fresh tenant); the other
+    parameters get placeholders. `bad_last` puts a segment that is not UTF-8 in the last parameter."""
+    names = re.findall(r"{(\w+)}", template)
+    values = {}
+    if "deviceId" in names:
+        dev, app = w.device_with_app(state="foreground")
+        values.update(deviceId=dev, bundleId=app)
+    if "tenantId" in names:
+        values["tenantId"] = w.tenant()
+    defaults = {"identifier": q(REFRESH), "taskId": "bgt_0", "runId": "run_0", "transferId": "tr_0",
+                "activity": "audio", "accessoryId": "acc1", "keyId": "key_0"}
+    for n in names:
+        values.setdefault(n, defaults.get(n, "x"))
+    if bad_last and names:
+        values[names[-1]] = BAD_SEGMENT
+    return re.sub(r"{(\w+)}", lambda m: values[m.group(1)], template)
+
+
+def auth_of(path: str) -> str:
+    return "admin" if path.startswith("/v1/admin") else "tenant"
+
+
+def has_json_body(op: dict) -> bool:
+    return "application/json" in op.get("requestBody", {}).get("content", {})
+
+
+# The generic provocations also run, as probes, on the operations that do not document their status.
+PROBED_STATUSES = ("400", "401", "404", "415", "422")
+
+
+GENERIC_CODES = {"401": "unauthorized", "404": "notFound", "415": "unsupportedMediaType", "422": "validationFailed",
+                 "503": "storageUnavailable"}
+
+
+def generic_variants(method: str, path: str, status: str, op: dict) -> list[Recipe]:
+    """Every generic recipe for `status`: the one of `generic`, and for 401 the other kind's credential too."""
+    recipes = [r for r in [generic(method, path, status, op)] if r]
+    last = (re.findall(r"{(\w+)}", path) or [None])[-1]
+    if status == "404" and last not in (None, "deviceId", "tenantId", "accessoryId") and success_recipe(method, path):
+        recipes.append(unknown_last_parameter(method, path))
+    if status == "401" and recipes:
+        other = "tenant" if auth_of(path) == "admin" else "admin"   # an API key on /v1/admin, the admin token elsewhere
+        recipes.append(lambda w: Req(method.upper(), concrete_path(path, w), auth=other, code="unauthorized",
+                                     json={} if has_json_body(op) else None))
+    return recipes
+
+
+def unknown_last_parameter(method: str, path: str) -> Recipe:
+    """The operation's valid request with its last path parameter (app, task, run, session…) unknown: 404."""
+    def recipe(w: World) -> Req:
+        r = success_recipe(method, path)(w)
+        template, (concrete, _, query) = path.split("/"), r.path.partition("?")
+        segments = concrete.split("/")
+        index = max(i for i, t in enumerate(template) if t.startswith("{"))
+        segments[index] = "unknown" if template[index] != "{activity}" else "teleport"
+        return Req(r.method, "/".join(segments) + (f"?{query}" if query else ""), r.json, r.body, r.headers, r.auth,
+                   code="notFound")
+    return recipe
+
+
+def generic(method: str, path: str, status: str, op: dict) -> Recipe | None:
+    """The generic recipe for `status`, with the problem code it must carry; None when none applies."""
+    recipe = generic_request(method, path, status, op)
+    if recipe is None:
+        return None
+
+    def with_code(w: World) -> Req:
+        r = recipe(w)
+        if r.code is None and status == "400":
+            r.code = "malformedRequest" if r.body == b"{" else "invalidPath"
+        r.code = r.code or GENERIC_CODES.get(status)
+        return r
+    return with_code
+
+
+def generic_request(method: str, path: str, status: str, op: dict) -> Recipe | None:
+    names = re.findall(r"{(\w+)}", path)
+    auth = auth_of(path)
+    if status == "401":
+        return lambda w: Req(method.upper(), concrete_path(path, w), auth=None,
+                             json={} if has_json_body(op) else None)
+    if status == "413":   # a body announced larger than the 1 MiB limit: refused from the head
+        return lambda w: Req(method.upper(), re.sub(r"{\w+}", "x", path), auth=None,
+                             headers={"Content-Length": str(2 << 20), "Content-Type": "application/json"}, body=b"")
+    if status == "431":
+        return lambda w: Req(method.upper(), re.sub(r"{\w+}", "x", path), auth=None, headers={"X-Padding": "p" * 20000})
+    if status == "404" and "deviceId" in names and has_json_body(op) and success_recipe(method, path):
+        def unknown_device(w):   # the operation's valid request (bodies are checked first), on an unknown device
+            r = success_recipe(method, path)(w)
+            return Req(r.method, re.sub(r"/v1/devices/[^/?]+", f"/v1/devices/{UNKNOWN_DEVICE}", r.path, count=1),
+                       r.json, r.body, r.headers, r.auth)
+        return unknown_device
+    if status == "404" and ("deviceId" in names or "tenantId" in names):
+        def unknown(w):
+            p = path.replace("{deviceId}", UNKNOWN_DEVICE).replace("{tenantId}", UNKNOWN_TENANT)
+            return Req(method.upper(), concrete_path(p, w), auth=auth, json={} if has_json_body(op) else None)
+        return unknown
+    if status == "400" and has_json_body(op):   # a body that is not well-formed JSON
+        return lambda w: Req(method.upper(), concrete_path(path, w), auth=auth, body=b"{",
+                             headers={"Content-Type": "application/json"})
+    if status == "400" and names:   # a path segment that is not UTF-8
+        return lambda w: Req(method.upper(), concrete_path(path, w, bad_last=True), auth=auth)
+    if status == "415" and op.get("requestBody"):
+        return lambda w: Req(method.upper(), concrete_path(path, w), auth=auth, body=b"x",
+                             headers={"Content-Type": "text/plain"})
+    if status == "422" and any(p.get("$ref", "").endswith("/Limit") for p in op.get("parameters", [])):
+        return lambda w: Req(method.upper(), concrete_path(path, w) + "?limit=0", auth=auth)
+    if status == "422" and has_json_body(op):   # an unknown key
+        return lambda w: Req(method.upper(), concrete_path(path, w), auth=auth, json={"unknownKey": 1})
+    if status == "503" and method != "GET":     # a write on a full disk
+        return storage_unavailable(method, path, op)
+    return None
+
+
+def success_recipe(method: str, path: str) -> Recipe | None:
+    return next((CASES[(method, path, s)][0] for s in ("201", "200", "204") if (method, path, s) in CASES), None)
+
+
+def storage_unavailable(method: str, path: str, op: dict) -> Recipe:
+    """The operation's own success recipe, set up normally, then sent to a full disk: 503 storageUnavailable."""
+    def recipe(w: World) -> Req:
+        inst = w.instance("storage")
+        success = success_recipe(method, path)
+        if success is None:
+            raise SetupError("no success recipe to reuse")
+        saved = w.instances["main"]
+        w.instances["main"] = inst       # the recipe sets up its world on the storage instance
+        try:
+            r = success(w)
+        finally:
+            w.instances["main"] = saved
+        # A full disk: any write past byte 1 of a file fails (EFBIG, SIGXFSZ ignored), so SQLite cannot commit.
+        limit = resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, (1, limit[1]))
+        w.after_send = lambda: resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, limit)
+        return Req(r.method, r.path, r.json, r.body, r.headers, r.auth, "storage", r.stream)
+    return recipe
+
+
+# ---- Checking answers against the contract ---------------------------------------------------------------------
+
+class Contract:
+    def __init__(self, spec: dict):
+        self.spec = spec
+        # The schemas with every `#/…` reference made absolute, so that inline schemas resolve them too.
+        self.absolute = self._absolute(spec)
+        self.registry = Registry().with_resource(
+            "urn:contract", Resource.from_contents(self.absolute, default_specification=DRAFT202012))
+
+    @classmethod
+    def _absolute(cls, node):
+        if isinstance(node, dict):
+            return {k: ("urn:contract" + v if k == "$ref" and isinstance(v, str) and v.startswith("#/")
+                        else cls._absolute(v)) for k, v in node.items()}
+        if isinstance(node, list):
+            return [cls._absolute(v) for v in node]
+        return node
+
+    def resolve(self, node: dict) -> dict:
+        while isinstance(node, dict) and "$ref" in node:
+            target = self.spec
+            for part in node["$ref"].lstrip("#/").split("/"):
+                target = target[part]
+            merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+            node = merged if "$ref" not in target else target
+        return node
+
+    def operations(self):
+        for path, item in self.spec["paths"].items():
+            for method in METHODS:
+                if method in item:
+                    yield method.upper(), path, item[method]
+
+    @staticmethod
+    def header_expected(name: str, header: dict, method: str) -> bool:
+        """Whether a documented header must be in the answer: the contract lists a few that depend on the method."""
+        conditional = {"Accept-Post": "POST", "Accept-Patch": "PATCH"}
+        return conditional.get(name, method) == method
+
+    def check(self, method: str, op: dict, status: str, resp: Resp) -> list[str]:
+        """What is off in `resp` against the documented response for `status`."""
+        problems = []
+        documented = self.resolve(op["responses"][status])
+        content = documented.get("content", {})
+        ctype = resp.headers.get("content-type", "").split(";")[0].strip()
+        if "x-request-id" not in resp.headers:
+            problems.append("no X-Request-Id")
+        for name, header in documented.get("headers", {}).items():
+            if name.lower() not in resp.headers and self.header_expected(name, self.resolve(header), method):
+                problems.append(f"no {name} header")
+        if not content:
+            if resp.body and status != "413":
+                problems.append(f"a body ({len(resp.body)} bytes) where none is documented")
+            return problems
+        if ctype not in content:
+            return problems + [f"content type {ctype or 'none'!r}, documented {sorted(content)}"]
+        schema = content[ctype].get("schema")
+        if not schema or ctype not in ("application/json", "application/problem+json"):
+            return problems
+        try:
+            body = resp.json()
+        except ValueError as e:
+            return problems + [f"body is not JSON: {e}"]
+        validator = Draft202012Validator(self._absolute(schema), registry=self.registry)
+        for error in list(validator.iter_errors(body))[:3]:
+            where = "/".join(str(p) for p in error.absolute_path) or "body"
+            problems.append(f"schema: {where}: {error.message[:160]}")
+        return problems
+
+
+# ---- Running ----------------------------------------------------------------------------------------------------
+
+def provoke(world: World, contract: "Contract", method: str, path: str, status: str, op: dict, recipe: Recipe):
+    """Runs one recipe; answers its row (verdict, method, path, status, detail)."""
+    world.after_send = None
+    try:
+        req = recipe(world)
+        resp = world.instance(req.instance).send(req)
+    except (SetupError, OSError, ValueError, KeyError) as e:
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == __file__] or [None]
+        where = f" (line {frames[-1].lineno}: {frames[-1].line})" if frames[-1] else ""
+        return ("SETUP FAILED", method, path, status, f"{type(e).__name__}: {e}{where}")
+    finally:
+        if world.after_send:
+            world.after_send()
+        if world.held_stream:
+            world.held_stream.close()
+            world.held_stream = None
+    if str(resp.status) != status:
+        return ("WRONG STATUS", method, path, status, f"got {resp.status}: {resp.body[:200].decode(errors='replace')}")
+    problems = contract.check(method, op, status, resp)
+    if req.code and not problems:
+        got = resp.json().get("code")
+        if got != req.code:
+            return ("WRONG CODE", method, path, status, f"code {got!r}, the recipe provokes {req.code!r}")
+    return ("OFF SCHEMA" if problems else "ok", method, path, f"{status}", "; ".join(problems) or (req.code or ""))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--api-key", required=True)
+    ap.add_argument("--admin-token", required=True)
+    ap.add_argument("--bin", required=True, help="the bgemu binary, for the instances of their own")
+    ap.add_argument("--spec", default="openapi.yaml")
+    ap.add_argument("--strict", action="store_true", help="fail on the FAULT_ONLY statuses too")
+    ap.add_argument("--only", help="a regular expression on 'METHOD /path STATUS'")
+    args = ap.parse_args()
+
+    contract = Contract(yaml.safe_load(open(args.spec)))
+    workdir = tempfile.mkdtemp(prefix="bgemu-coverage-")
+    world = World({"main": Instance(args.base, args.api_key, args.admin_token)}, workdir, args.bin)
+
+    rows: list[tuple[str, str, str, str, str]] = []   # verdict, method, path, status, detail
+    documented = {(m, p, s) for m, p, op in contract.operations() for s in op["responses"]}
+    for key in sorted(set(CASES) - documented):
+        rows.append(("UNDOCUMENTED", *key, "a recipe for a status the contract does not document"))
+
+    ops = {(m, p): op for m, p, op in contract.operations()}
+    started = time.monotonic()
+    probes = 0
+    try:
+        for method, path, op in contract.operations():
+            for status in op["responses"]:
+                label = f"{method} {path} {status}"
+                if args.only and not re.search(args.only, label):
+                    continue
+                recipes = CASES.get((method, path, status)) or generic_variants(method, path, status, op)
+                if not recipes:
+                    reason = FAULT_ONLY.get(status)
+                    rows.append(("FAULT-ONLY" if reason else "NO RECIPE", method, path, status,
+                                 reason or "no provocation: add a recipe"))
+                    continue
+                for recipe in recipes:
+                    rows.append(provoke(world, contract, method, path, status, op, recipe))
+
+        # Probes: the generic provocations on operations that do not document their status. The answer must be
+        # one the operation documents (push answers a non-JSON body with APNs's 400, say); another is a gap.
+        for method, path, op in contract.operations():
+            for status in PROBED_STATUSES:
+                if status in op["responses"] or (args.only and not re.search(args.only, f"{method} {path} {status}")):
+                    continue
+                recipe = generic(method, path, status, op)
+                if recipe is None:
+                    continue
+                probes += 1
+                try:
+                    req = recipe(world)
+                    resp = world.instance(req.instance).send(req)
+                except (SetupError, OSError, ValueError, KeyError) as e:
+                    rows.append(("SETUP FAILED", method, path, status, f"probe: {type(e).__name__}: {e}"))
+                    continue
+                if str(resp.status) not in op["responses"]:
+                    rows.append(("UNDOCUMENTED ANSWER", method, path, str(resp.status),
+                                 f"the generic {status} probe got {resp.status}, which the operation does not document: "
+                                 + resp.body[:160].decode(errors="replace")))
+    finally:
+        for name, inst in world.instances.items():
+            if name != "main":
+                inst.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    failures = [r for r in rows if r[0] not in ("ok", "FAULT-ONLY")]
+    fault_only = [r for r in rows if r[0] == "FAULT-ONLY"]
+    if args.strict:
+        failures += fault_only
+    if failures:
+        print(f"{'verdict':<13} {'status':<6} {'operation':<78} detail")
+        for verdict, method, path, status, detail in failures:
+            print(f"{verdict:<13} {status:<6} {method + ' ' + path:<78} {detail}")
+        print()
+    verdicts: dict[tuple[str, str, str], set[str]] = {}
+    for verdict, method, path, status, _ in rows:
+        if (method, path, status) in documented:
+            verdicts.setdefault((method, path, status), set()).add(verdict)
+    covered = {k for k, v in verdicts.items() if v == {"ok"}}
+    by_status: dict[str, list[int]] = {}
+    for key in documented:
+        by_status.setdefault(key[2], [0, 0])[key in covered] += 1
+    provoked = len(covered)
+    ops_covered = {(m, p) for m, p, _ in covered}
+    total = sum(len(op["responses"]) for op in ops.values())
+    print(f"status coverage: {len(ops)} operations, {total} documented statuses; "
+          f"{provoked} provoked and on their schema ({sum(1 for r in rows if r[0] == 'ok')} recipes), "
+          f"{len(fault_only)} fault-only (not provoked), "
+          f"{len(failures)} failing; {time.monotonic() - started:.1f} s")
+    print("  by status: " + ", ".join(f"{s} {c[1]}/{sum(c)}" for s, c in sorted(by_status.items())))
+    print(f"  operations with at least one provoked status: {len(ops_covered)}/{len(ops)}")
+    print(f"  probes of statuses an operation does not document ({', '.join(PROBED_STATUSES)}): {probes}, "
+          f"{sum(1 for r in rows if r[0] == 'UNDOCUMENTED ANSWER')} answered an undocumented status")
+    if fault_only:
+        counts: dict[str, int] = {}
+        for r in fault_only:
+            counts[r[3]] = counts.get(r[3], 0) + 1
+        for s, n in sorted(counts.items()):
+            print(f"  fault-only {s} on {n} operations: {FAULT_ONLY[s]}")
+    print("status coverage: " + ("FAILED" if failures else "all documented statuses covered"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
