@@ -237,8 +237,9 @@ import Testing
         let preferJSON = api.send(
             .get, "/v1/events", key: tenant.key, headers: ["Accept": "text/event-stream;q=0.5, application/json"])
         #expect(preferJSON.headers["Content-Type"] == "application/json")
-        // In a JSON answer a Last-Event-ID means nothing: pages go by cursor or after.
-        let page = api.send(.get, "/v1/events", key: tenant.key, headers: ["Last-Event-ID": "abc"])
+        // In a JSON answer a Last-Event-ID means nothing (pages go by cursor or after), but it must still be one.
+        let page = api.send(.get, "/v1/events", key: tenant.key, headers: ["Last-Event-ID": "3"])
         #expect(page.status == 200 && ids(page).count == 7)
+        #expect(api.send(.get, "/v1/events", key: tenant.key, headers: ["Last-Event-ID": "abc"]).status == 400)
     }
 }

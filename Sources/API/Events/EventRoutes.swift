@@ -26,6 +26,8 @@ enum EventRoutes {
         to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore
     ) throws -> HTTPResponse {
         let query = try EventQuery(request, pathDeviceId: deviceId)
+        // Checked whatever the answer: a malformed Last-Event-ID is a 400 on a page request too.
+        let lastEventId = try EventQuery.lastEventId(request)
         if AcceptNegotiation.prefersEventStream(request) {
             guard hub.acceptsStreams else {
                 throw HTTPProblem(
@@ -33,7 +35,7 @@ enum EventRoutes {
                     detail: "This instance holds \(hub.maximumStreams) event streams already; retry later.",
                     headers: ["Retry-After": "5"])
             }
-            return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: try EventQuery.lastEventId(request))
+            return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId)
         }
         // A page, oldest or newest first; one more event is read to know whether there is a next page.
         let paging = try Pagination(request)
