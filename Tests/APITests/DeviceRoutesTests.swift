@@ -72,7 +72,7 @@ import Testing
         let created = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","clock":{"start":"8999-12-31T00:00:00Z"}}"#)
         let id = try #require(created.json["id"] as? String)
         let tooFar = api.send(.post, "/v1/devices/\(id)/clock/advance", key: key, json: #"{"seconds":86401}"#)
-        #expect(tooFar.status == 422 && tooFar.errorFields == ["seconds"])
+        #expect(tooFar.status == 409 && tooFar.problemCode == "clockAtLimit")
         let advanced = api.send(.post, "/v1/devices/\(id)/clock/advance", key: key, json: #"{"seconds":86400}"#)
         #expect(advanced.json["now"] as? String == "9000-01-01T00:00:00.000Z")
     }

@@ -353,10 +353,14 @@ case("PATCH /v1/devices/{deviceId}/conditions", 422, "validationFailed")(
 case("GET /v1/devices/{deviceId}/clock", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}/clock"))
 case("POST /v1/devices/{deviceId}/clock/advance", 200)(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"seconds": 90}))
-# A negative duration, not a `to` in the past (that one is being turned into a 409 in main).
 case("POST /v1/devices/{deviceId}/clock/advance", 422, "validationFailed")(
     lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"seconds": -1}))
-case("POST /v1/devices/{deviceId}/clock/advance", 422, "validationFailed")(   # past 9000-01-01, where clocks stop
+# Bounds relative to the clock's reading are conflicts: back in time, over 30 days ahead, past 9000-01-01.
+case("POST /v1/devices/{deviceId}/clock/advance", 409, "clockCannotGoBack")(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"to": "2025-01-01T00:00:00Z"}))
+case("POST /v1/devices/{deviceId}/clock/advance", 409, "advanceTooLong")(
+    lambda w: Req("POST", f"/v1/devices/{w.device()}/clock/advance", {"to": "2026-03-01T00:00:00Z"}))
+case("POST /v1/devices/{deviceId}/clock/advance", 409, "clockAtLimit")(
     lambda w: Req("POST", f"/v1/devices/{w.device(clock={'start': '8999-12-31T00:00:00Z'})}/clock/advance",
                   {"seconds": 2 * 86_400}))
 case("POST /v1/devices/{deviceId}/reboot", 200)(lambda w: Req("POST", f"/v1/devices/{w.device()}/reboot"))
@@ -545,6 +549,8 @@ NOTE = "/v1/devices/{deviceId}/apps/{bundleId}/notifications"
 case(f"POST {NOTE}", 201)(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/notifications"),
                                          {"identifier": "n1", "timeInterval": 60}))
 case(f"POST {NOTE}", 422, "validationFailed")(lambda w: Req("POST", w.a(w.device_with_app()[0], rest="/notifications"), {"identifier": "n1"}))
+case(f"POST {NOTE}", 409, "fireDateNotAhead")(lambda w: Req(   # the device's clock reads 2026-01-01
+    "POST", w.a(w.device_with_app()[0], rest="/notifications"), {"identifier": "n1", "fireDate": "2025-12-31T00:00:00Z"}))
 case(f"GET {NOTE}", 200)(lambda w: Req("GET", w.a(w.device_with_app()[0], rest="/notifications")))
 
 

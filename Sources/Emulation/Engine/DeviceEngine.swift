@@ -36,7 +36,8 @@ public struct DeviceEngine: Sendable {
                 code: "advanceTooLong", detail: "One advance moves at most 30 days; the clock reads \(now).")
         }
         guard target <= VirtualInstant.latest else {
-            throw EmulationError.unprocessable(field: "seconds", detail: "the clock runs up to \(RFC3339.format(.latest))")
+            throw EmulationError.conflict(
+                code: "clockAtLimit", detail: "The clock runs up to \(RFC3339.format(.latest)); it reads \(now).")
         }
         let from = now
         runTimers(through: target)
