@@ -1,6 +1,7 @@
 """The dashboard in headless Chromium against the real service."""
 import time
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 from conftest import API_KEY, screenshot, sign_in, wait
@@ -34,6 +35,19 @@ def create_device(service, name="Test phone", **extra):
 def segments(driver, state=None):
     selector = "#lanes rect.seg" + (f'[data-state="{state}"]' if state else "")
     return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def click_fresh(driver, selector, attempts=20):
+    """Clicks the element `selector` finds, again if the page re-rendered it between the find and the click (lists,
+    lanes and feed rows are rebuilt as events arrive)."""
+    for attempt in range(attempts):
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+            return
+        except StaleElementReferenceException:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.1)
 
 
 def click_action(driver, action):
@@ -151,7 +165,7 @@ def test_drive_an_app_through_the_controls(service, driver):
     wait(driver, lambda d: status_text(d).endswith("is background"))
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#pending .pending-request"), message=f"pending request")
 
-    driver.find_element(By.CSS_SELECTOR, "#pending .pending-request").click()
+    click_fresh(driver, "#pending .pending-request")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-body .met-yes, #detail-body .met-no"), message="eligibility")
     cells = [c.text for c in driver.find_elements(By.CSS_SELECTOR, "#detail-body tbody tr td:first-child")]
     assert "budget" in cells and "permitted" in cells
@@ -160,11 +174,11 @@ def test_drive_an_app_through_the_controls(service, driver):
     driver.find_element(By.CSS_SELECTOR, '[data-advance="3600"]').click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#lanes rect.run[data-outcome="success"]'), message="run drawn")
     screenshot(driver, "05-device-view")
-    driver.find_element(By.CSS_SELECTOR, "#lanes rect.run").click()
+    click_fresh(driver, "#lanes rect.run")
     wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Run run_"), message="run detail")
 
     # An event's detail from the feed.
-    driver.find_element(By.CSS_SELECTOR, '#feed .feed-row[data-type="clock.advanced"]').click()
+    click_fresh(driver, '#feed .feed-row[data-type="clock.advanced"]')
     wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Event "))
     screenshot(driver, "07-event-detail")
 
