@@ -223,12 +223,12 @@ def test_feed_resumes_after_a_restart_without_gap_or_duplicate(service, driver):
     assert len(row_ids) == len(set(row_ids))
 
 
-def test_ten_thousand_events_stay_responsive(service, driver):
-    """A long history: the newest page is shown and live at once; older pages come in as the reader reaches back."""
-    device = create_device(service, "Busy", policy={
+def busy_device(service, name, bundle):
+    """A device whose backgrounded app resubmits a 2 s refresh run every minute: thousands of events per day of
+    virtual time. Answers the device and its path."""
+    device = create_device(service, name, policy={
         "opportunityInterval": 60, "opportunityJitter": 0, "dailyLaunchBudget": 1000, "minimumLaunchSpacing": 0})
     base = f"/v1/devices/{device['id']}"
-    bundle = "com.example.busy"
     service.api("POST", f"{base}/apps", {
         "bundleId": bundle,
         "infoPlist": {"UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [f"{bundle}.refresh"]},
@@ -236,6 +236,12 @@ def test_ten_thousand_events_stay_responsive(service, driver):
     service.api("POST", f"{base}/apps/{bundle}/launch")
     service.api("POST", f"{base}/apps/{bundle}/task-requests", {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
     service.api("POST", f"{base}/apps/{bundle}/background")
+    return device, base
+
+
+def test_ten_thousand_events_stay_responsive(service, driver):
+    """A long history: the newest page is shown and live at once; older pages come in as the reader reaches back."""
+    device, base = busy_device(service, "Busy", "com.example.busy")
     service.api("POST", f"{base}/clock/advance", {"seconds": 125_000})
     api_ids = device_event_ids(service, device["id"])
     total = len(api_ids)
@@ -354,17 +360,7 @@ def test_expirations_are_drawn_and_dark_mode(service, driver):
 
 
 def test_a_live_burst_of_ten_thousand_events(service, driver):
-    device = create_device(service, "Burst", policy={
-        "opportunityInterval": 60, "opportunityJitter": 0, "dailyLaunchBudget": 1000, "minimumLaunchSpacing": 0})
-    base = f"/v1/devices/{device['id']}"
-    bundle = "com.example.burst"
-    service.api("POST", f"{base}/apps", {
-        "bundleId": bundle,
-        "infoPlist": {"UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [f"{bundle}.refresh"]},
-        "behavior": {"appRefresh": {"completeAfter": 2, "result": "success", "resubmit": True, "resubmitAfter": 0}}})
-    service.api("POST", f"{base}/apps/{bundle}/launch")
-    service.api("POST", f"{base}/apps/{bundle}/task-requests", {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
-    service.api("POST", f"{base}/apps/{bundle}/background")
+    device, base = busy_device(service, "Burst", "com.example.burst")
     sign_in(driver, service)
     wait_live(driver)
     started = time.time()

@@ -13,28 +13,8 @@ python3 -m schemathesis.cli --version >/dev/null 2>&1 || { echo "run-schemathesi
 # Each run is bounded (about 45 s here for run 1): a hung run fails CI after 10 minutes instead of eating its budget.
 st() { timeout 600 python3 -m schemathesis.cli --config-file Tests/Contract/schemathesis.toml "$@"; }
 
-WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-API_KEY="bgemu_contract_$(date +%s)_$$"
-ADMIN_TOKEN="admin_contract_$(date +%s)_$$"
-BASE="http://127.0.0.1:$PORT"
-
-BGEMU_API_KEY="$API_KEY" "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/bgemu.sqlite" \
-    --admin-token "$ADMIN_TOKEN" --openapi openapi.yaml --log-level warning >"$WORK/server.log" 2>&1 &
-SERVER=$!
-cleanup() {
-    kill "$SERVER" 2>/dev/null || true
-    wait "$SERVER" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-for _ in $(seq 1 300); do   # up to 30 s
-    curl -fsS "$BASE/healthz" >/dev/null 2>&1 && break
-    kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/server.log" >&2; echo "run-schemathesis: the service exited" >&2; exit 1; }
-    sleep 0.1
-done
-curl -fsS "$BASE/healthz" >/dev/null || { cat "$WORK/server.log" >&2; echo "run-schemathesis: /healthz never answered" >&2; exit 1; }
+NAME=run-schemathesis
+source Tests/Contract/live-service.sh
 
 CHECKS=not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance,response_headers_conformance
 CHECKS+=,unsupported_method,allow_header_conformance,missing_required_header,ignored_auth

@@ -13,28 +13,8 @@ BIN=${BGEMU_BIN:-.build/debug/bgemu}
 python3 -c 'import yaml, jsonschema, referencing' 2>/dev/null \
     || { echo "run-status-coverage: needs PyYAML and jsonschema (pip install schemathesis brings both)" >&2; exit 1; }
 
-WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-API_KEY="bgemu_coverage_$(date +%s)_$$"
-ADMIN_TOKEN="admin_coverage_$(date +%s)_$$"
-BASE="http://127.0.0.1:$PORT"
-
-BGEMU_API_KEY="$API_KEY" "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/bgemu.sqlite" \
-    --admin-token "$ADMIN_TOKEN" --openapi openapi.yaml --log-level warning >"$WORK/server.log" 2>&1 &
-SERVER=$!
-cleanup() {
-    kill "$SERVER" 2>/dev/null || true
-    wait "$SERVER" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-for _ in $(seq 1 300); do   # up to 30 s
-    curl -fsS "$BASE/healthz" >/dev/null 2>&1 && break
-    kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/server.log" >&2; echo "run-status-coverage: the service exited" >&2; exit 1; }
-    sleep 0.1
-done
-curl -fsS "$BASE/healthz" >/dev/null || { cat "$WORK/server.log" >&2; echo "run-status-coverage: /healthz never answered" >&2; exit 1; }
+NAME=run-status-coverage
+source Tests/Contract/live-service.sh
 
 status=0
 # Bounded: a hung run fails CI after 5 minutes instead of eating its budget (a run takes well under one).
