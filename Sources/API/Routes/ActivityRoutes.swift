@@ -8,7 +8,7 @@ enum ActivityRoutes {
 
     static func register(on router: inout Router, _ env: APIEnvironment) {
         router.get(base) { _, context in
-            let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
+            let device = try env.devices.device(for: context)
             let engine = DeviceEngine(device: device)
             let bundleId = try AppRoutes.bundleId(context, in: device)
             let items = try AppActivity.allCases.map { ActivityBody(outcome: try engine.activityOutcome(bundleId, $0)) }
@@ -21,7 +21,7 @@ enum ActivityRoutes {
                 throw EmulationError.notFound(kind: "activity", id: name)
             }
             let body = try JSONBody.decode(SetActivityRequest.self, from: request)
-            let (_, outcome) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (_, outcome) = try env.devices.perform(for: context) { engine in
                 try engine.setActivity(
                     context.parameters["bundleId"] ?? "", activity, active: body.active,
                     keepAliveInterval: body.keepAliveInterval.map(VirtualDuration.seconds))
@@ -31,7 +31,7 @@ enum ActivityRoutes {
 
         router.post("/v1/devices/{deviceId}/location") { request, context in
             let body = try JSONBody.decode(LocationRequest.self, from: request)
-            let (_, woken) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (_, woken) = try env.devices.perform(for: context) { engine in
                 try engine.moveDevice(latitude: body.latitude, longitude: body.longitude)
             }
             return try JSONBody.response(WokenAppsBody(wokenApps: woken))
@@ -39,7 +39,7 @@ enum ActivityRoutes {
 
         router.post("/v1/devices/{deviceId}/accessories/{accessoryId}/data") { request, context in
             let body = try JSONBody.decode(AccessoryDataRequest.self, from: request)
-            let (_, woken) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (_, woken) = try env.devices.perform(for: context) { engine in
                 try engine.accessoryData(context.parameters["accessoryId"] ?? "", transport: body.transport)
             }
             return try JSONBody.response(WokenAppsBody(wokenApps: woken))
@@ -48,12 +48,12 @@ enum ActivityRoutes {
         router.post("/v1/devices/{deviceId}/apps/{bundleId}/newsstand-issue") { request, context in
             let body = try JSONBody.decode(NewsstandIssueRequest.self, from: request)
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (device, run) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (device, run) = try env.devices.perform(for: context) { engine in
                 try engine.newsstandIssue(bundleId, name: body.name)
             }
             return try JSONBody.response(
                 RunBody(run: run), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/runs/\(run.id)"])
+                headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "runs", run.id)])
         }
     }
 }

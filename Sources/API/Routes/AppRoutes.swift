@@ -9,7 +9,7 @@ enum AppRoutes {
     static func register(on router: inout Router, _ env: APIEnvironment) {
         router.post("/v1/devices/{deviceId}/apps") { request, context in
             let (installation, behavior) = try installation(from: request)
-            let (device, app) = try env.devices.perform(deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (device, app) = try env.devices.perform(for: context) { engine in
                 if engine.device.apps.count >= maximumApps, engine.device.app(installation.bundleId) == nil {
                     throw EmulationError.conflict(code: "tooManyApps", detail: "A device holds at most \(maximumApps) apps.")
                 }
@@ -19,12 +19,12 @@ enum AppRoutes {
                 return app
             }
             return try appResponse(device, app.bundleId, env, status: .created,
-                                   headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(app.bundleId))"])
+                                   headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: app.bundleId)])
         }
 
         router.get("/v1/devices/{deviceId}/apps") { request, context in
             let paging = try Pagination(request)
-            let device = try env.devices.device(deviceId(context), tenantId: try context.tenant().id)
+            let device = try env.devices.device(for: context)
             let page = try paging.page(of: device.apps)
             let now = device.clock.now(wallMilliseconds: env.wallMilliseconds)
             return try JSONBody.response(
@@ -32,12 +32,12 @@ enum AppRoutes {
         }
 
         router.get("/v1/devices/{deviceId}/apps/{bundleId}") { _, context in
-            let device = try env.devices.device(deviceId(context), tenantId: try context.tenant().id)
+            let device = try env.devices.device(for: context)
             return try appResponse(device, try bundleId(context, in: device), env)
         }
 
         router.delete("/v1/devices/{deviceId}/apps/{bundleId}") { _, context in
-            try env.devices.perform(deviceId(context), tenantId: try context.tenant().id) { engine in
+            try env.devices.perform(for: context) { engine in
                 try engine.uninstall(context.parameters["bundleId"] ?? "")
             }
             return HTTPResponse(status: .noContent)
@@ -55,7 +55,7 @@ enum AppRoutes {
             case .failure(let failure):
                 throw EmulationError.invalid(failure.issues.map { FieldIssue("backgroundModes" + $0.field, $0.message) })
             }
-            try env.devices.perform(deviceId(context), tenantId: try context.tenant().id) { engine in
+            try env.devices.perform(for: context) { engine in
                 try engine.setBackgroundModes(context.parameters["bundleId"] ?? "", modes)
             }
             return try JSONBody.response(BackgroundModesBody(modes))
@@ -63,7 +63,7 @@ enum AppRoutes {
 
         router.patch("/v1/devices/{deviceId}/apps/{bundleId}/settings") { request, context in
             let patch = try JSONBody.decode(SettingsPatch.self, from: request)
-            let (_, settings) = try env.devices.perform(deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (_, settings) = try env.devices.perform(for: context) { engine in
                 let bundleId = context.parameters["bundleId"] ?? ""
                 var settings = try require(engine.device.app(bundleId), or: bundleId).settings
                 if let refresh = patch.backgroundAppRefresh { settings.backgroundAppRefresh = refresh }
@@ -74,11 +74,9 @@ enum AppRoutes {
         }
     }
 
-    static func deviceId(_ context: HTTPRequestContext) -> String { context.parameters["deviceId"] ?? "" }
-
     /// The app the route names, on the tenant's device, or `notFound`.
     static func app(_ context: HTTPRequestContext, _ env: APIEnvironment) throws -> App {
-        let device = try env.devices.device(deviceId(context), tenantId: try context.tenant().id)
+        let device = try env.devices.device(for: context)
         return try require(device.app(try bundleId(context, in: device)), or: "")
     }
 

@@ -9,7 +9,7 @@ enum BackgroundTaskRoutes {
         router.post(base) { request, context in
             let body = request.body.isEmpty ? nil : try JSONBody.decode(BeginTaskRequest.self, from: request)
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (device, task) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
+            let (device, task) = try env.devices.perform(for: context) {
                 engine in try engine.beginBackgroundTask(bundleId, name: body?.name)
             }
             guard let task else {
@@ -18,7 +18,7 @@ enum BackgroundTaskRoutes {
             }
             return try JSONBody.response(
                 BackgroundTaskBody(task: task), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/background-tasks/\(task.id)"])
+                headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "background-tasks", task.id)])
         }
 
         router.get(base) { request, context in
@@ -38,7 +38,7 @@ enum BackgroundTaskRoutes {
         }
 
         router.delete(base + "/{taskId}") { _, context in
-            try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            try env.devices.perform(for: context) { engine in
                 try engine.endBackgroundTask(context.parameters["bundleId"] ?? "", taskId: context.parameters["taskId"] ?? "")
             }
             return HTTPResponse(status: .noContent)

@@ -5,14 +5,13 @@ import HTTPServer
 enum ClockRoutes {
     static func register(on router: inout Router, _ env: APIEnvironment) {
         router.get("/v1/devices/{deviceId}/clock") { _, context in
-            let device = try env.devices.device(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id)
+            let device = try env.devices.device(for: context)
             return try JSONBody.response(ClockBody(device.clock, wallMilliseconds: env.wallMilliseconds))
         }
 
         router.post("/v1/devices/{deviceId}/clock/advance") { request, context in
             let body = try JSONBody.decode(AdvanceRequest.self, from: request)
-            let (device, emitted) = try env.devices.perform(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
-                engine in
+            let (device, emitted) = try env.devices.perform(for: context) { engine in
                 let before = engine.events.count
                 try engine.advance(to: try body.target(from: engine.now))
                 return engine.events.count - before
@@ -21,7 +20,7 @@ enum ClockRoutes {
         }
 
         router.post("/v1/devices/{deviceId}/reboot") { _, context in
-            let (device, _) = try env.devices.perform(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
+            let (device, _) = try env.devices.perform(for: context) {
                 engine in engine.reboot()
             }
             return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))

@@ -23,7 +23,7 @@ enum DeviceRoutes {
         }
 
         router.get("/v1/devices/{deviceId}") { _, context in
-            let device = try env.devices.device(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id)
+            let device = try env.devices.device(for: context)
             return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
         }
 
@@ -37,8 +37,7 @@ enum DeviceRoutes {
             if let name = patch.name, name.isEmpty || name.jsonLength > 100 {
                 throw Problems.invalid("name", "must be 1–100 characters")
             }
-            let (device, _) = try env.devices.perform(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
-                engine in
+            let (device, _) = try env.devices.perform(for: context) { engine in
                 if let name = patch.name { engine.rename(name) }
                 if let policy = patch.policy {
                     var overrides = engine.device.policyOverrides
@@ -53,7 +52,7 @@ enum DeviceRoutes {
 
         router.patch("/v1/devices/{deviceId}/conditions") { request, context in
             let patch = try JSONBody.decode(ConditionsPatch.self, from: request)
-            let (device, _) = try env.devices.perform(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id) {
+            let (device, _) = try env.devices.perform(for: context) {
                 engine in engine.setConditions(try patch.applied(to: engine.device.conditions))
             }
             return try JSONBody.response(device.conditions)

@@ -16,7 +16,7 @@ enum LifecycleRoutes {
         for action in actions {
             router.post("/v1/devices/{deviceId}/apps/{bundleId}/\(action.path)") { _, context in
                 let bundleId = context.parameters["bundleId"] ?? ""
-                let (device, _) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
+                let (device, _) = try env.devices.perform(for: context) {
                     engine in try action.act(&engine, bundleId)
                 }
                 return try AppRoutes.appResponse(device, bundleId, env)

@@ -9,15 +9,14 @@ enum NotificationRoutes {
         router.post(base) { request, context in
             let body = try JSONBody.decode(ScheduleNotificationRequest.self, from: request)
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (device, notification) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
-                engine in
+            let (device, notification) = try env.devices.perform(for: context) { engine in
                 let notification = try body.notification(scheduledAt: engine.now)
                 try engine.scheduleNotification(bundleId, notification)
                 return notification
             }
             return try JSONBody.response(
                 NotificationBody(notification: notification), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/notifications/\(PathSegment.encode(notification.identifier))"])
+                headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "notifications", notification.identifier)])
         }
 
         router.get(base) { _, context in
@@ -27,7 +26,7 @@ enum NotificationRoutes {
         }
 
         router.delete(base + "/{identifier}") { _, context in
-            try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            try env.devices.perform(for: context) { engine in
                 try engine.cancelNotification(context.parameters["bundleId"] ?? "", identifier: context.parameters["identifier"] ?? "")
             }
             return HTTPResponse(status: .noContent)

@@ -19,7 +19,7 @@ enum PushRoutes {
                 pushType: request.headers["apns-push-type"], priority: request.headers["apns-priority"],
                 expiration: request.headers["apns-expiration"], collapseId: request.headers["apns-collapse-id"])
             do {
-                let (_, outcome) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
+                let (_, outcome) = try env.devices.perform(for: context) {
                     engine in try engine.receivePush(push)
                 }
                 return try JSONBody.response(PushOutcomeBody(outcome: outcome), headers: ["apns-id": outcome.apnsId])

@@ -24,7 +24,7 @@ enum RunRoutes {
             let body = try JSONBody.decode(CompleteRunRequest.self, from: request)
             let bundleId = context.parameters["bundleId"] ?? ""
             let runId = context.parameters["runId"] ?? ""
-            let (device, _) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (device, _) = try env.devices.perform(for: context) { engine in
                 try engine.completeRun(bundleId, runId: runId, result: body.result)
             }
             return try JSONBody.response(RunBody(run: try TaskRequestRoutes.runOrNotFound(
@@ -33,7 +33,7 @@ enum RunRoutes {
 
         router.put("/v1/devices/{deviceId}/apps/{bundleId}/fetch-interval") { request, context in
             let body = try JSONBody.decode(FetchIntervalBody.self, from: request)
-            try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            try env.devices.perform(for: context) { engine in
                 try engine.setFetchInterval(context.parameters["bundleId"] ?? "", body.interval)
             }
             return try JSONBody.response(body)

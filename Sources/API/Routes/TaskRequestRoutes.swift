@@ -9,15 +9,14 @@ enum TaskRequestRoutes {
         router.post(base) { request, context in
             let body = try JSONBody.decode(SubmitTaskRequest.self, from: request)
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (device, submitted) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
-                engine in
+            let (device, submitted) = try env.devices.perform(for: context) { engine in
                 let taskRequest = try body.request(submittedAt: engine.now)
                 try engine.submit(bundleId, taskRequest)
                 return taskRequest
             }
             return try JSONBody.response(
                 TaskRequestBody(request: submitted), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/task-requests/\(PathSegment.encode(submitted.identifier))"])
+                headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "task-requests", submitted.identifier)])
         }
 
         router.get(base) { _, context in
@@ -26,7 +25,7 @@ enum TaskRequestRoutes {
         }
 
         router.delete(base) { _, context in
-            try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            try env.devices.perform(for: context) { engine in
                 try engine.cancelAllTaskRequests(context.parameters["bundleId"] ?? "")
             }
             return HTTPResponse(status: .noContent)
@@ -42,14 +41,14 @@ enum TaskRequestRoutes {
         }
 
         router.delete(base + "/{identifier}") { _, context in
-            try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            try env.devices.perform(for: context) { engine in
                 try engine.cancelTaskRequest(context.parameters["bundleId"] ?? "", identifier: context.parameters["identifier"] ?? "")
             }
             return HTTPResponse(status: .noContent)
         }
 
         router.get(base + "/{identifier}/eligibility") { _, context in
-            var device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
+            var device = try env.devices.device(for: context)
             device.clock.anchor = device.clock.now(wallMilliseconds: env.wallMilliseconds)
             let engine = DeviceEngine(device: device)
             let eligibility = try engine.eligibility(
@@ -59,18 +58,18 @@ enum TaskRequestRoutes {
 
         router.post(base + "/{identifier}/simulate-launch") { _, context in
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (device, run) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (device, run) = try env.devices.perform(for: context) { engine in
                 try engine.simulateLaunch(bundleId, identifier: context.parameters["identifier"] ?? "")
             }
             return try JSONBody.response(
                 RunBody(run: run), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/runs/\(run.id)"])
+                headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "runs", run.id)])
         }
 
         router.post(base + "/{identifier}/simulate-expiration") { _, context in
             let bundleId = context.parameters["bundleId"] ?? ""
             let identifier = context.parameters["identifier"] ?? ""
-            let (device, _) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (device, _) = try env.devices.perform(for: context) { engine in
                 try engine.simulateExpiration(bundleId, identifier: identifier)
             }
             let run = device.app(bundleId)?.runtime.runs.last { $0.identifier == identifier }

@@ -10,8 +10,7 @@ enum URLSessionRoutes {
         router.post(base) { request, context in
             let body = try JSONBody.decode(MakeURLSessionRequest.self, from: request)
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (device, created) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
-                engine in
+            let (device, created) = try env.devices.perform(for: context) { engine in
                 try engine.makeURLSession(
                     bundleId, identifier: body.identifier, discretionary: body.discretionary,
                     sendsLaunchEvents: body.sessionSendsLaunchEvents)
@@ -19,7 +18,7 @@ enum URLSessionRoutes {
             let session = try session(device.app(bundleId), body.identifier)
             return try JSONBody.response(
                 URLSessionBody(session: session), status: created ? .created : .ok,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/url-sessions/\(PathSegment.encode(body.identifier))"])
+                headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "url-sessions", body.identifier)])
         }
 
         router.get(base) { _, context in
@@ -35,8 +34,7 @@ enum URLSessionRoutes {
         router.post(base + "/{identifier}/transfers") { request, context in
             let body = try JSONBody.decode(EnqueueTransferRequest.self, from: request)
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (device, transfer) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
-                engine in
+            let (device, transfer) = try env.devices.perform(for: context) { engine in
                 try engine.enqueueTransfer(
                     bundleId, session: context.parameters["identifier"] ?? "", kind: body.kind, bytes: body.bytes,
                     earliestBeginDate: try body.earliest(),
@@ -44,7 +42,7 @@ enum URLSessionRoutes {
             }
             return try JSONBody.response(
                 TransferBody(transfer: transfer, now: device.clock.anchor), status: .created,
-                headers: ["Location": "/v1/devices/\(device.id)/apps/\(PathSegment.encode(bundleId))/transfers/\(transfer.id)"])
+                headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "transfers", transfer.id)])
         }
 
         router.get(base + "/{identifier}/transfers") { request, context in
@@ -56,7 +54,7 @@ enum URLSessionRoutes {
 
         router.post(base + "/{identifier}/finish-events") { _, context in
             let bundleId = context.parameters["bundleId"] ?? ""
-            let (_, run) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) { engine in
+            let (_, run) = try env.devices.perform(for: context) { engine in
                 try engine.finishURLSessionEvents(bundleId, session: context.parameters["identifier"] ?? "")
             }
             return try JSONBody.response(RunBody(run: run))
@@ -77,8 +75,7 @@ enum URLSessionRoutes {
         }
 
         router.delete(transfers + "/{transferId}") { _, context in
-            let (device, transfer) = try env.devices.perform(AppRoutes.deviceId(context), tenantId: try context.tenant().id) {
-                engine in
+            let (device, transfer) = try env.devices.perform(for: context) { engine in
                 try engine.cancelTransfer(context.parameters["bundleId"] ?? "", transferId: context.parameters["transferId"] ?? "")
             }
             return try JSONBody.response(TransferBody(transfer: transfer, now: device.clock.anchor))
@@ -94,7 +91,7 @@ enum URLSessionRoutes {
 
     /// The app the route names and the device's virtual now (a realtime clock read at wall time).
     private static func appAndNow(_ context: HTTPRequestContext, _ env: APIEnvironment) throws -> (App, VirtualInstant) {
-        let device = try env.devices.device(AppRoutes.deviceId(context), tenantId: try context.tenant().id)
+        let device = try env.devices.device(for: context)
         let app = try AppRoutes.app(context, env)
         return (app, max(device.clock.anchor, device.clock.now(wallMilliseconds: env.wallMilliseconds)))
     }

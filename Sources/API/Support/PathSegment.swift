@@ -2,6 +2,12 @@
 /// is percent-encoded, so a `Location` built from client-chosen identifiers (bundle ids, task identifiers,
 /// session identifiers) is a valid URI reference whatever characters they hold.
 enum PathSegment {
+    /// `/v1/devices/{deviceId}/apps/{bundleId}` followed by `segments`, each encoded: the `Location` of what a
+    /// route created on an app.
+    static func appPath(deviceId: String, bundleId: String, _ segments: String...) -> String {
+        (["", "v1", "devices", deviceId, "apps", bundleId] + segments).map(encode).joined(separator: "/")
+    }
+
     static func encode(_ value: String) -> String {
         var encoded = ""
         encoded.reserveCapacity(value.utf8.count)
