@@ -34,7 +34,7 @@ enum DeviceRoutes {
 
         router.patch("/v1/devices/{deviceId}") { request, context in
             let patch = try JSONBody.decode(DevicePatch.self, from: request)
-            if let name = patch.name, name.isEmpty || name.jsonLength > 100 {
+            if let name = patch.name, name.isEmpty || name.codePointCount > 100 {
                 throw Problems.invalid("name", "must be 1–100 characters")
             }
             let (device, _) = try env.devices.perform(for: context) { engine in
@@ -63,9 +63,9 @@ enum DeviceRoutes {
     static func makeDevice(_ body: CreateDeviceRequest, tenantId: String, _ env: APIEnvironment) throws -> Device {
         var issues: [FieldIssue] = []
         let name = body.name
-        if name.isEmpty || name.jsonLength > 100 { issues.append(FieldIssue("name", "must be 1–100 characters")) }
+        if name.isEmpty || name.codePointCount > 100 { issues.append(FieldIssue("name", "must be 1–100 characters")) }
         let model = body.model ?? "iPhone"
-        if model.isEmpty || model.jsonLength > 100 { issues.append(FieldIssue("model", "must be 1–100 characters")) }
+        if model.isEmpty || model.codePointCount > 100 { issues.append(FieldIssue("model", "must be 1–100 characters")) }
         var osVersion: OSVersion? = .default
         if let text = body.osVersion {
             osVersion = OSVersion(text)

@@ -35,7 +35,7 @@ struct BeginTaskRequest: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["name"])
         name = try decoder.container(keyedBy: AnyKey.self).decodeIfPresent(String.self, forKey: AnyKey("name"))
-        if let name, name.jsonLength > 200 { throw EmulationError.invalid([FieldIssue("name", "must be at most 200 characters")]) }
+        if let name, name.codePointCount > 200 { throw EmulationError.invalid([FieldIssue("name", "must be at most 200 characters")]) }
     }
 }
 

@@ -45,8 +45,7 @@ public struct AppInstallation: Sendable, Equatable {
             issues += failure.issues.map { FieldIssue(fieldPrefix + "UIBackgroundModes" + $0.field, $0.message) }
         }
         for (index, identifier) in permittedIdentifiers.enumerated() {
-            if identifier.isEmpty || identifier.unicodeScalars.count > 255
-                || identifier.unicodeScalars.contains(where: \.properties.isWhitespace) {
+            if identifier.isEmpty || identifier.codePointCount > 255 || identifier.containsWhiteSpace {
                 issues.append(FieldIssue(
                     fieldPrefix + "BGTaskSchedulerPermittedIdentifiers[\(index)]",
                     "must be 1–255 characters without white space"))
