@@ -9,8 +9,9 @@ enum StoreFailure {
         "devices.id": "device id",
     ]
 
-    /// Runs `body`, mapping a UNIQUE violation to `StoreError.duplicate` and a database that cannot be reached or
-    /// written to `StoreError.unavailable`; any other error passes through (an internal error).
+    /// Runs `body`, mapping a UNIQUE violation to `StoreError.duplicate` and a database that cannot be reached,
+    /// read or written (locked, an I/O error, a full disk, a damaged file) to `StoreError.unavailable`; any other
+    /// error passes through (a defect: an internal error).
     static func mapping<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -23,6 +24,6 @@ enum StoreFailure {
     }
 
     private static let unavailableCodes: Set<SQLiteError.Code> = [
-        .busy, .locked, .ioError, .full, .cantOpen, .readOnly,
+        .busy, .locked, .ioError, .full, .cantOpen, .readOnly, .corrupt, .notADatabase,
     ]
 }

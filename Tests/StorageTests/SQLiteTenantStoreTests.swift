@@ -181,8 +181,40 @@ import Testing
         #expect(throws: StoreError.unavailable("database is locked")) {
             try StoreFailure.mapping { throw SQLiteError(extendedResultCode: SQLiteError.Code.busy.rawValue) }
         }
+        // A misuse of the API is a defect, not the database's state: it passes through.
         #expect(throws: SQLiteError.self) {
-            try StoreFailure.mapping { throw SQLiteError(extendedResultCode: SQLiteError.Code.corrupt.rawValue) }
+            try StoreFailure.mapping { throw SQLiteError(extendedResultCode: SQLiteError.Code.misuse.rawValue) }
+        }
+    }
+
+    @Test func damagedDatabaseFileIsUnavailable() throws {
+        try withTemporaryPath { path throws in
+            do {
+                let database = try openDatabase(path: path)
+                let store = SQLiteTenantStore(database: database)
+                for n in 1...50 {
+                    let (tenant, key) = makeTenant(n)
+                    try store.createTenant(tenant, firstKey: key)
+                }
+                try database.writeWithoutTransaction { db throws in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+                database.close()
+            }
+            // Every page after the first (the schema) overwritten with garbage, as a failing disk might.
+            let file = try #require(FileHandle(forUpdatingAtPath: path))
+            let size = try file.seekToEnd()
+            #expect(size > 4096)
+            try file.seek(toOffset: 4096)
+            try file.write(contentsOf: Data(repeating: 0xA5, count: Int(size) - 4096))
+            try file.close()
+
+            let database = try Database(path: path)   // opened without the migrator, which would read a damaged table
+            defer { database.close() }
+            #expect {
+                _ = try SQLiteTenantStore(database: database).tenants(after: nil, limit: 50)
+            } throws: { error in
+                guard case StoreError.unavailable = error else { return false }
+                return true
+            }
         }
     }
 }

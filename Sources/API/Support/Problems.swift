@@ -85,6 +85,10 @@ struct ProblemMiddleware: HTTPMiddleware {
         do {
             return try next(request, context)
         } catch {
+            if case StoreError.unavailable(let reason) = error {
+                // The client gets a bare 503; the operator needs SQLite's own words (locked, I/O error, full, damaged).
+                context.logger.error("The database is not available", metadata: ["reason": "\(reason)"])
+            }
             if let problem = Problems.problem(for: error) { throw problem }
             throw error
         }
