@@ -3,7 +3,7 @@
 # (method, path, status) the contract documents and check each answer against its documented response
 # (Tests/Contract/status_coverage.py). Exits non-zero when a documented status is not provoked, a provocation
 # gets another status, an answer is off its schema, or a recipe provokes a status the contract does not list.
-# Usage: Tests/Contract/run-status-coverage.sh [status_coverage.py options, such as --only REGEX or --strict]
+# Usage: Tests/Contract/run-status-coverage.sh [status_coverage.py options, such as --only REGEX]
 #        (from the repository's root, after `swift build`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -10,19 +10,20 @@ status: the answer must then be a status the operation documents.
 
 The run fails (exit 1) when a documented status has no provocation, a provocation gets another status or code,
 an answer is off its documented response, a probe gets an undocumented status, or a provocation exists for a
-status the contract does not document. The FAULT_ONLY statuses below are the one exception: no request can
-provoke them, so they are listed in the summary (and fail the run with --strict).
+status the contract does not document.
 
 Usage (from the repository's root; Tests/Contract/run-status-coverage.sh starts the service for you):
     status_coverage.py --base http://127.0.0.1:PORT --api-key KEY --admin-token TOKEN --bin .build/debug/bgemu
 
 Some statuses need an instance of their own, which this script starts (with the same binary) and stops:
   - `storage`: a full disk (RLIMIT_FSIZE lowered on the running process): writes answer 503 storageUnavailable;
+  - `unreadable`: a disk whose reads fail with EIO (faults/unreadable-disk.c, preloaded, switched on by a file):
+    reads answer 503 storageUnavailable, and /readyz 503 notReady;
   - `streams`: --max-streams 1: a second event stream answers 503 tooManyStreams;
   - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404.
 
 Extending it: when an operation or a status is added to the contract, add one `@case(...)` recipe in the route
-family's section (or rely on a generic recipe at the end: 401, 404, 400, 413, 415, 422, 431, 503 on writes).
+family's section (or rely on a generic recipe at the end: 401, 404, 400, 413, 415, 422, 431, 503 on writes and reads).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ import resource
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -53,15 +55,6 @@ METHODS = ("get", "put", "post", "delete", "patch")
 UNKNOWN_DEVICE = "dev_000000000000000000000000"
 UNKNOWN_TENANT = "ten_000000000000000000000000"
 BAD_SEGMENT = "%FF"  # not UTF-8 once percent-decoded: 400 invalidPath
-
-# Statuses that no request can provoke from outside: only a defect of the server or a fault of its
-# environment (a database that cannot be *read*) causes them. They stay documented (they are true), are listed
-# in the summary as not provoked, and fail the run only with --strict. Keep this list short and justified.
-FAULT_ONLY: dict[str, str] = {
-    "500": "an unexpected error: a defect, or an SQLite failure the store does not map (corruption)",
-    "503": "storageUnavailable on an operation that never writes: only a database that cannot be read causes it",
-}
-
 
 # ---- HTTP ---------------------------------------------------------------------------------------------------
 
@@ -93,6 +86,7 @@ class Instance:
         u = urllib.parse.urlsplit(base)
         self.host, self.port = u.hostname, u.port
         self.api_key, self.admin_token, self.process = api_key, admin_token, process
+        self.restart: Callable[[], "Instance"] | None = None   # starts it again on its database (own instances)
 
     def send(self, r: Req, timeout: float = 10) -> Resp:
         headers = {"Connection": "close", **r.headers}
@@ -149,10 +143,12 @@ def free_port() -> int:
     return port
 
 
-def start_instance(binary: str, workdir: str, name: str, *extra: str, ignore_xfsz: bool = False) -> Instance:
+def start_instance(binary: str, workdir: str, name: str, *extra: str, ignore_xfsz: bool = False,
+                   env_extra: dict | None = None) -> Instance:
+    """Starts `bgemu serve` on a free port with its own database (`<workdir>/<name>.sqlite`, kept across restarts)."""
     port = free_port()
     key, token = f"bgemu_cov_{name}_{os.getpid()}", f"admin_cov_{name}_{os.getpid()}"
-    env = {**os.environ, "BGEMU_API_KEY": key}
+    env = {**os.environ, "BGEMU_API_KEY": key, **(env_extra or {})}
 
     def child_setup():
         if ignore_xfsz:   # a write past RLIMIT_FSIZE then fails with EFBIG instead of killing the process
@@ -163,6 +159,7 @@ def start_instance(binary: str, workdir: str, name: str, *extra: str, ignore_xfs
          os.path.join(workdir, f"{name}.sqlite"), "--admin-token", token, "--log-level", "error", *extra],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=child_setup)
     inst = Instance(f"http://127.0.0.1:{port}", key, token, proc)
+    inst.restart = lambda: start_instance(binary, workdir, name, *extra, ignore_xfsz=ignore_xfsz, env_extra=env_extra)
     for _ in range(300):
         try:
             if inst.send(Req("GET", "/healthz", auth=None), timeout=1).status == 200:
@@ -210,8 +207,27 @@ class World:
                     self.binary, self.workdir, name, "--openapi", os.path.join(self.workdir, "missing.yaml"))
             elif name == "storage":
                 self.instances[name] = start_instance(self.binary, self.workdir, name, ignore_xfsz=True)
+            elif name == "unreadable":
+                self.instances[name] = start_instance(self.binary, self.workdir, name, env_extra={
+                    "LD_PRELOAD": build_unreadable_disk(self.workdir),
+                    "BGEMU_FAULT_SWITCH": self.fault_switch, "BGEMU_FAULT_PREFIX": self.database(name)})
             else:
                 raise SetupError(f"no instance {name}")
+        return self.instances[name]
+
+    @property
+    def fault_switch(self) -> str:
+        """While this file exists, the `unreadable` instance's reads of its database fail with EIO."""
+        return os.path.join(self.workdir, "unreadable.fault")
+
+    def database(self, name: str) -> str:
+        return os.path.join(self.workdir, f"{name}.sqlite")
+
+    def restart(self, name: str) -> Instance:
+        """Stops an instance of its own and starts it again on the same database: its caches are cold."""
+        old = self.instances[name]
+        old.stop()
+        self.instances[name] = old.restart()
         return self.instances[name]
 
     def unique(self, prefix: str) -> str:
@@ -298,6 +314,7 @@ case("GET /openapi.yaml", 200)(lambda w: Req("GET", "/openapi.yaml", auth=None))
 case("GET /openapi.yaml", 404)(lambda w: Req("GET", "/openapi.yaml", auth=None, instance="nocontract"))
 case("GET /healthz", 200)(lambda w: Req("GET", "/healthz", auth=None))
 case("GET /readyz", 200)(lambda w: Req("GET", "/readyz", auth=None))
+case("GET /readyz", 503, "notReady")(lambda w: storage_unreadable("GET", "/readyz", code="notReady")(w))
 
 # -- Admin
 case("POST /v1/admin/tenants", 201)(lambda w: Req("POST", "/v1/admin/tenants", {"name": w.unique("t")}, auth="admin"))
@@ -819,6 +836,8 @@ def generic_request(method: str, path: str, status: str, op: dict) -> Recipe | N
         return lambda w: Req(method.upper(), concrete_path(path, w), auth=auth, json={"unknownKey": 1})
     if status == "503" and method != "GET":     # a write on a full disk
         return storage_unavailable(method, path, op)
+    if status == "503":                         # a read on a disk that fails reads
+        return storage_unreadable(method, path)
     return None
 
 
@@ -844,6 +863,48 @@ def storage_unavailable(method: str, path: str, op: dict) -> Recipe:
         resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, (1, limit[1]))
         w.after_send = lambda: resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, limit)
         return Req(r.method, r.path, r.json, r.body, r.headers, r.auth, "storage", r.stream)
+    return recipe
+
+
+def build_unreadable_disk(workdir: str) -> str:
+    """Compiles the EIO fault (faults/unreadable-disk.c) into a shared object for LD_PRELOAD; answers its path."""
+    out = os.path.join(workdir, "unreadable-disk.so")
+    if not os.path.exists(out):
+        compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
+        if compiler is None:
+            raise SetupError("no C compiler (cc, clang or gcc) to build faults/unreadable-disk.c")
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "faults", "unreadable-disk.c")
+        subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", out, source, "-ldl"], check=True)
+    return out
+
+
+def storage_unreadable(method: str, path: str, code: str | None = None) -> Recipe:
+    """The operation's own success recipe, set up normally, then sent to a service whose disk fails every read:
+    503 storageUnavailable (`code` for /readyz). The instance is restarted first, so that its device and key
+    caches are cold and the operation itself must read the database."""
+    def recipe(w: World) -> Req:
+        w.instance("unreadable")
+        success = success_recipe(method, path)
+        if success is None:
+            raise SetupError("no success recipe to reuse")
+        saved = w.instances["main"]
+        w.instances["main"] = w.instances["unreadable"]   # the recipe sets up its world on that instance
+        try:
+            r = success(w)
+        finally:
+            w.instances["main"] = saved
+        inst = w.restart("unreadable")
+        if r.auth == "tenant":   # the API key is looked up while the disk still reads: the operation's read fails
+            inst.ok("GET", "/v1/events?limit=1")
+        open(w.fault_switch, "w").close()
+        w.after_send = lambda: os.remove(w.fault_switch)
+        # Another process writes to the database, so every connection of the service finds the WAL changed and
+        # drops its page cache: each read of the operation has to reach the disk.
+        with sqlite3.connect(w.database("unreadable"), timeout=5) as other:
+            other.execute("CREATE TABLE IF NOT EXISTS fault_probe (n INTEGER)")
+            other.execute("INSERT INTO fault_probe VALUES (1)")
+        other.close()
+        return Req(r.method, r.path, r.json, r.body, r.headers, r.auth, "unreadable", r.stream, code=code)
     return recipe
 
 
@@ -953,7 +1014,6 @@ def main() -> int:
     ap.add_argument("--admin-token", required=True)
     ap.add_argument("--bin", required=True, help="the bgemu binary, for the instances of their own")
     ap.add_argument("--spec", default="openapi.yaml")
-    ap.add_argument("--strict", action="store_true", help="fail on the FAULT_ONLY statuses too")
     ap.add_argument("--only", help="a regular expression on 'METHOD /path STATUS'")
     args = ap.parse_args()
 
@@ -977,9 +1037,7 @@ def main() -> int:
                     continue
                 recipes = CASES.get((method, path, status)) or generic_variants(method, path, status, op)
                 if not recipes:
-                    reason = FAULT_ONLY.get(status)
-                    rows.append(("FAULT-ONLY" if reason else "NO RECIPE", method, path, status,
-                                 reason or "no provocation: add a recipe"))
+                    rows.append(("NO RECIPE", method, path, status, "no provocation: add a recipe"))
                     continue
                 for recipe in recipes:
                     rows.append(provoke(world, contract, method, path, status, op, recipe))
@@ -1010,10 +1068,7 @@ def main() -> int:
                 inst.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
-    failures = [r for r in rows if r[0] not in ("ok", "FAULT-ONLY")]
-    fault_only = [r for r in rows if r[0] == "FAULT-ONLY"]
-    if args.strict:
-        failures += fault_only
+    failures = [r for r in rows if r[0] != "ok"]
     if failures:
         print(f"{'verdict':<13} {'status':<6} {'operation':<78} detail")
         for verdict, method, path, status, detail in failures:
@@ -1032,18 +1087,11 @@ def main() -> int:
     total = sum(len(op["responses"]) for op in ops.values())
     print(f"status coverage: {len(ops)} operations, {total} documented statuses; "
           f"{provoked} provoked and on their schema ({sum(1 for r in rows if r[0] == 'ok')} recipes), "
-          f"{len(fault_only)} fault-only (not provoked), "
           f"{len(failures)} failing; {time.monotonic() - started:.1f} s")
     print("  by status: " + ", ".join(f"{s} {c[1]}/{sum(c)}" for s, c in sorted(by_status.items())))
     print(f"  operations with at least one provoked status: {len(ops_covered)}/{len(ops)}")
     print(f"  probes of statuses an operation does not document ({', '.join(PROBED_STATUSES)}): {probes}, "
           f"{sum(1 for r in rows if r[0] == 'UNDOCUMENTED ANSWER')} answered an undocumented status")
-    if fault_only:
-        counts: dict[str, int] = {}
-        for r in fault_only:
-            counts[r[3]] = counts.get(r[3], 0) + 1
-        for s, n in sorted(counts.items()):
-            print(f"  fault-only {s} on {n} operations: {FAULT_ONLY[s]}")
     print("status coverage: " + ("FAILED" if failures else "all documented statuses covered"))
     return 1 if failures else 0
 
