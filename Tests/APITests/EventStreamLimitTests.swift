@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Testing
 @testable import API
 
@@ -18,5 +19,26 @@ import Testing
         #expect(writer.wait { _ in api.hub.subscriberCount == 0 })
         let third = api.openStream("/v1/events", key: tenant.key).response
         #expect(third.status.code == 200)
+    }
+
+    @Test func aStreamAcceptedButNotYetStartedHoldsItsPlace() throws {
+        let api = try EventTestHarness(maximumStreams: 1)
+        let tenant = try api.makeTenant("acme")
+        let stream: HTTPHeaders = ["Accept": "text/event-stream"]
+        // Accepted: its head is not sent yet, so its stream has not attached (subscriberCount is still 0).
+        var accepted: HTTPResponse? = api.respond(.get, "/v1/events", key: tenant.key, headers: stream)
+        #expect(accepted?.status.code == 200)
+        #expect(api.hub.subscriberCount == 0)
+        let second = api.send(.get, "/v1/events", key: tenant.key, headers: stream)
+        #expect(second.status == 503 && second.problemCode == "tooManyStreams")
+        // Never started (a HEAD request, a client gone before the head): releasing the response gives the place back.
+        accepted = nil
+        let third = api.openStream("/v1/events", key: tenant.key)
+        #expect(third.response.status.code == 200)
+        #expect(api.hub.subscriberCount == 1)
+        #expect(api.send(.get, "/v1/events", key: tenant.key, headers: stream).status == 503)
+        third.writer.disconnect()
+        #expect(third.writer.wait { _ in api.hub.subscriberCount == 0 })
+        #expect(api.openStream("/v1/events", key: tenant.key).response.status.code == 200)
     }
 }

@@ -50,6 +50,8 @@ public final class EventHub: Sendable {
         /// Open streams by tenant, then by subscriber id.
         var subscribers: [String: [UInt64: EventSubscriber]] = [:]
         var subscriberCount = 0
+        /// Slots taken by accepted stream requests whose streams have not attached yet (see `EventStreamSlot`).
+        var reservedSlots = 0
         var nextSubscriberId: UInt64 = 1
         var stopped = false
         /// Signalled to end the heartbeat thread; nil when it is not running.
@@ -112,8 +114,18 @@ public final class EventHub: Sendable {
         deliveryQueue.async { self.deliverOutbox() }
     }
 
-    /// Whether one more stream may open (see `maximumStreams`).
-    public var acceptsStreams: Bool { subscriberCount < maximumStreams }
+    /// A place for one more stream, or nil when the open streams and those about to open fill `maximumStreams`.
+    func reserveStream() -> EventStreamSlot? {
+        let reserved = state.withLock { state in
+            guard state.subscriberCount + state.reservedSlots < maximumStreams else { return false }
+            state.reservedSlots += 1
+            return true
+        }
+        guard reserved else { return nil }
+        return EventStreamSlot { [weak self] in
+            self?.state.withLock { $0.reservedSlots = max(0, $0.reservedSlots - 1) }
+        }
+    }
 
     /// Delivers the outbox unless another thread is at it (which then delivers what was just added too).
     func deliverOutbox() {
@@ -159,15 +171,21 @@ public final class EventHub: Sendable {
     // MARK: Streams
 
     /// A `text/event-stream` response of the tenant's events that pass `filter`: after `lastEventId` (replayed
-    /// from the store, then live) when the client resumes, or live events only when it is nil.
-    public func stream(tenantId: String, filter: EventFilter, lastEventId: Int64?) -> HTTPResponse {
+    /// from the store, then live) when the client resumes, or live events only when it is nil. `slot` is the place
+    /// the stream takes among `maximumStreams` (``reserveStream()``); nil for a stream that does not count.
+    func stream(
+        tenantId: String, filter: EventFilter, lastEventId: Int64?, slot: EventStreamSlot? = nil
+    ) -> HTTPResponse {
         HTTPResponse.eventStream(headers: ["Cache-Control": "no-store", "X-Accel-Buffering": "no"]) { writer in
-            self.attach(writer, tenantId: tenantId, filter: filter, lastEventId: lastEventId)
+            self.attach(writer, tenantId: tenantId, filter: filter, lastEventId: lastEventId, slot: slot)
         }
     }
 
     /// Starts a stream on `writer` (called on the server's event loop once the head is sent: nothing slow here).
-    func attach(_ writer: any HTTPStreamWriter, tenantId: String, filter: EventFilter, lastEventId: Int64?) {
+    func attach(
+        _ writer: any HTTPStreamWriter, tenantId: String, filter: EventFilter, lastEventId: Int64?,
+        slot: EventStreamSlot? = nil
+    ) {
         // A block with only `retry:` sets the reconnection time and dispatches nothing (§9.2.6: the data buffer is
         // empty). ServerSentEvent always writes a `data:` line, which would dispatch an empty message.
         guard writer.write(Array("retry: \(max(0, retryMilliseconds))\n\n".utf8)) else { return }
@@ -179,6 +197,7 @@ public final class EventHub: Sendable {
             state.nextSubscriberId += 1
             state.subscribers[tenantId, default: [:]][subscriber.id] = subscriber
             state.subscriberCount += 1
+            if slot?.claim() == true { state.reservedSlots = max(0, state.reservedSlots - 1) }
             return subscriber
         }
         guard let subscriber else {

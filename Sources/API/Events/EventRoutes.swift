@@ -29,13 +29,13 @@ enum EventRoutes {
         // Checked whatever the answer: a malformed Last-Event-ID is a 400 on a page request too.
         let lastEventId = try EventQuery.lastEventId(request)
         if AcceptNegotiation.prefersEventStream(request) {
-            guard hub.acceptsStreams else {
+            guard let slot = hub.reserveStream() else {
                 throw HTTPProblem(
                     status: .serviceUnavailable, code: "tooManyStreams",
                     detail: "This instance holds \(hub.maximumStreams) event streams already; retry later.",
                     headers: ["Retry-After": "5"])
             }
-            return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId)
+            return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId, slot: slot)
         }
         // A page, oldest or newest first; one more event is read to know whether there is a next page.
         let paging = try Pagination(request)
