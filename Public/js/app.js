@@ -208,6 +208,8 @@ async function selectDevice(id) {
   history.replaceState(null, "", `#device=${id}`);
   renderDeviceList();
   feed.reset();
+  state.apps = [];
+  model.setInstalled([]);
   model.reset();
   lanes.fit();
   $("no-device").hidden = true;
@@ -230,6 +232,8 @@ async function selectDevice(id) {
     model.reset();
     if (!state.allLoaded && events.length) model.historyFrom = Date.parse(events[0].at);
     receive(events);
+    model.addInstalled();   // the apps list may have come first
+    lanes.schedule();
   } catch (error) {
     if (generation !== state.generation) return;
     setStream(`history failed: ${error.message} — retrying`, "bad");
@@ -376,6 +380,8 @@ async function refreshApps() {
     const page = await state.api.get(`/v1/devices/${enc(state.deviceId)}/apps?limit=500`);
     if (generation !== state.generation) return;
     state.apps = page.items || [];
+    model.setInstalled(state.apps);
+    lanes.schedule();
     const device = await state.api.get(`/v1/devices/${enc(state.deviceId)}`);
     if (generation !== state.generation) return;
     state.device = device;

@@ -11,7 +11,7 @@ const TICKS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 
   .map((s) => s * 1000);
 
 export class LaneModel {
-  constructor() { this.reset(); }
+  constructor() { this.installed = []; this.reset(); }
 
   reset() {
     this.apps = new Map();
@@ -28,6 +28,29 @@ export class LaneModel {
       if (!Number.isNaN(t)) this.historyFrom = t;
     }
     for (const event of events) this.apply(event);
+    this.addInstalled();
+  }
+
+  /**
+   * The device's apps as the apps list gives them (`[{bundleId, state}]`, kept across rebuilds): an installed
+   * app whose events are all older than the loaded ones still gets its lane. No loaded event changed its state,
+   * so over the loaded span it is in the state it is in now; before that span it is unknown, like every lane.
+   */
+  setInstalled(apps) {
+    this.installed = apps.map((a) => ({ bundleId: a.bundleId, state: a.state }));
+    this.addInstalled();
+  }
+
+  addInstalled() {
+    if (this.historyFrom === null) return;   // the whole history is loaded: every app has its events
+    for (const app of this.installed) {
+      if (this.apps.has(app.bundleId)) continue;
+      this.apps.set(app.bundleId, {
+        bundleId: app.bundleId, state: app.state,
+        segments: [{ start: this.historyFrom, end: null, state: app.state, cause: "no loaded event: its state now" }],
+        runs: new Map(), runList: [], tasks: new Map(), taskList: [], expiries: [], removed: false,
+      });
+    }
   }
 
   lane(bundleId, t) {

@@ -327,6 +327,42 @@ def test_ten_thousand_events_stay_responsive(service, driver):
     screenshot(driver, "08-ten-thousand-events")
 
 
+def test_an_app_with_only_unloaded_history_still_has_its_lane(service, driver):
+    """An app whose every event is older than the newest page gets its lane from the apps list, in its current state."""
+    quiet = "com.example.quiet"
+    device = create_device(service, "Two apps", policy={
+        "opportunityInterval": 60, "opportunityJitter": 0, "dailyLaunchBudget": 1000, "minimumLaunchSpacing": 0})
+    base = f"/v1/devices/{device['id']}"
+    service.api("POST", f"{base}/apps", {"bundleId": quiet, "infoPlist": {"UIBackgroundModes": ["audio"]}})
+    service.api("POST", f"{base}/apps/{quiet}/launch")
+    bundle = "com.example.busy"
+    service.api("POST", f"{base}/apps", {
+        "bundleId": bundle,
+        "infoPlist": {"UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [f"{bundle}.refresh"]},
+        "behavior": {"appRefresh": {"completeAfter": 2, "result": "success", "resubmit": True, "resubmitAfter": 0}}})
+    service.api("POST", f"{base}/apps/{bundle}/launch")   # the quiet app goes to the background, then is suspended
+    service.api("POST", f"{base}/apps/{bundle}/task-requests", {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
+    service.api("POST", f"{base}/apps/{bundle}/background")
+    service.api("POST", f"{base}/clock/advance", {"seconds": 20_000})
+    quiet_state = service.api("GET", f"{base}/apps/{quiet}")["state"]
+    quiet_events = service.api("GET", f"{base}/events?bundleId={quiet}&order=desc&limit=1")["items"]
+    newest_page = service.api("GET", f"{base}/events?order=desc&limit={PAGE_SIZE}")
+    assert newest_page["nextCursor"], "more than one page of history"
+    assert quiet_events[0]["id"] < newest_page["items"][-1]["id"], "the quiet app's events are all older than the page"
+
+    sign_in(driver, service)
+    wait_live(driver)
+    assert driver.execute_script("return window.__bgemu.allLoaded()") is False
+    lane = f'#lanes g.lane[data-app="{quiet}"]'
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, lane), message="the quiet app's lane")
+    assert driver.find_element(By.CSS_SELECTOR, lane).get_attribute("data-state") == quiet_state
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'{lane} rect.seg[data-state="{quiet_state}"]'),
+         message="its current state drawn over the loaded span")
+    assert driver.find_elements(By.CSS_SELECTOR, f"{lane} rect.state-unknown"), "and history not loaded before it"
+    assert driver.find_elements(By.CSS_SELECTOR, f'#lanes g.lane[data-app="{bundle}"]')
+    screenshot(driver, "11-lane-from-apps-list")
+
+
 def test_expirations_are_drawn_and_dark_mode(service, driver):
     device = create_device(service)
     base = f"/v1/devices/{device['id']}"
