@@ -4,7 +4,8 @@ import Foundation
 
 /// ``EventStore`` on a ``Database``: reads the `events` table that ``SQLiteDeviceStore`` appends to.
 ///
-/// Every read names its tenant; a filter narrows it by device (index `events_by_device`), app and type prefix.
+/// Every read names its tenant; a filter narrows it by device (index `events_by_device`), app, type prefix and run
+/// (`data.runId`, with its device: index `events_by_run`).
 /// The prefix is compared in SQL with `substr(type, 1, length(prefix)) = prefix`, so `%`, `_` and `*` in it are
 /// plain characters (no `LIKE` or `GLOB` pattern). SQLite counts characters as Unicode scalars where Swift's
 /// `hasPrefix` (in `EventFilter.matches`) compares grapheme clusters; the two agree on the dotted ASCII types.
@@ -41,7 +42,7 @@ public struct SQLiteEventStore: EventStore {
         return try rows.map(EventRows.decode)
     }
 
-    /// The SQL of a read and its arguments: at most 32 distinct texts (filters × upper bound × direction),
+    /// The SQL of a read and its arguments: at most 64 distinct texts (filters × upper bound × direction),
     /// each cached by the connection.
     static func query(
         tenantId: String, filter: EventFilter, afterId: Int64, beforeId: Int64?, newestFirst: Bool, limit: Int
@@ -59,6 +60,11 @@ public struct SQLiteEventStore: EventStore {
         if let prefix = filter.typePrefix, !prefix.isEmpty {
             sql += " AND substr(type, 1, length(?)) = ?"
             arguments += [prefix, prefix]
+        }
+        if let runId = filter.runId {
+            // The expression of the partial index `events_by_run`, spelled the same so that SQLite uses it.
+            sql += " AND json_extract(data, '$.runId') = ?"
+            arguments.append(runId)
         }
         sql += " AND id > ?"
         arguments.append(afterId)

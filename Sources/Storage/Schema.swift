@@ -73,6 +73,15 @@ extension DatabaseMigrator {
                 CREATE INDEX devices_realtime ON devices(seq) WHERE clock_mode = 'realtime';
                 """)
         }
+        migrator.registerMigration("004_events_by_run") { db in
+            // The events of one run (`?runId=`, always with its device: run ids are unique on a device only), in id
+            // order. Partial: only the events whose data names a run are in it.
+            try db.execute(
+                """
+                CREATE INDEX events_by_run ON events(tenant_id, json_extract(data, '$.runId'), device_id, id)
+                    WHERE json_extract(data, '$.runId') IS NOT NULL;
+                """)
+        }
         return migrator
     }()
 }

@@ -135,6 +135,37 @@ import Testing
         #expect(ids(api.send(.get, "/v1/events?type=&bundleId=", key: tenant.key)).count == 7)
     }
 
+    @Test func aRunsEventsAreListedAndStreamedByRunIdOnItsDevice() throws {
+        // Run ids are unique on their device only: the pad has a run_1 too.
+        try api.record(
+            [testEvent("run.started", bundleId: "com.mail", data: ["runId": "run_1"]),
+             testEvent("run.expiring", bundleId: "com.mail", data: ["runId": "run_1", "reason": "deadline"]),
+             testEvent("run.started", bundleId: "com.mail", data: ["runId": "run_2"])],
+            deviceId: phone, tenantId: tenant.id)   // 8, 9, 10
+        try api.record([testEvent("run.started", bundleId: "com.mail", data: ["runId": "run_1"])],
+                       deviceId: pad, tenantId: tenant.id)   // 11
+        #expect(ids(api.send(.get, "/v1/devices/\(phone)/events?runId=run_1", key: tenant.key)) == [8, 9])
+        #expect(ids(api.send(.get, "/v1/devices/\(phone)/events?runId=run_1&order=desc", key: tenant.key)) == [9, 8])
+        #expect(ids(api.send(.get, "/v1/events?deviceId=\(pad)&runId=run_1", key: tenant.key)) == [11])
+        #expect(ids(api.send(.get, "/v1/devices/\(phone)/events?runId=run_1&type=run.exp", key: tenant.key)) == [9])
+        #expect(ids(api.send(.get, "/v1/devices/\(phone)/events?runId=", key: tenant.key)).count == 8)  // empty: no filter
+        let withoutDevice = api.send(.get, "/v1/events?runId=run_1", key: tenant.key)
+        #expect(withoutDevice.status == 422 && withoutDevice.errorFields == ["runId"])
+
+        let (response, writer) = api.openStream("/v1/devices/\(phone)/events?runId=run_2", key: tenant.key)
+        #expect(response.status == .ok)
+        try api.record(
+            [testEvent("run.completed", bundleId: "com.mail", data: ["runId": "run_1"]),
+             testEvent("run.completed", bundleId: "com.mail", data: ["runId": "run_2"])],
+            deviceId: phone, tenantId: tenant.id)   // 12, 13
+        try api.record([testEvent("run.completed", bundleId: "com.mail", data: ["runId": "run_2"])],
+                       deviceId: pad, tenantId: tenant.id)   // 14
+        #expect(writer.wait { $0.eventIds == [13] })
+        let resumed = api.openStream(
+            "/v1/devices/\(phone)/events?runId=run_2", key: tenant.key, headers: ["Last-Event-ID": "0"])
+        #expect(resumed.writer.wait { $0.eventIds == [10, 13] })
+    }
+
     @Test func aDevicesOwnRouteIsScopedAndKnowsItsDevices() throws {
         #expect(ids(api.send(.get, "/v1/devices/\(pad)/events", key: tenant.key)) == [6, 7])
         #expect(ids(api.send(.get, "/v1/devices/\(phone)/events?type=run.&limit=1", key: tenant.key)) == [3])

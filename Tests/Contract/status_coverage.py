@@ -584,6 +584,7 @@ case("GET /v1/events", 200)(lambda w: Req("GET", "/v1/events", headers={"Accept"
 case("GET /v1/events", 400, "malformedRequest")(   # Last-Event-ID is read when a stream resumes
     lambda w: Req("GET", "/v1/events", headers={"Accept": "text/event-stream", "Last-Event-ID": "not-an-id"}))
 case("GET /v1/events", 422, "validationFailed")(lambda w: Req("GET", "/v1/events?limit=0"))
+case("GET /v1/events", 422, "validationFailed")(lambda w: Req("GET", "/v1/events?runId=run_1"))   # runId without deviceId
 case("GET /v1/devices/{deviceId}/events", 200)(lambda w: Req("GET", f"/v1/devices/{w.device()}/events?limit=2"))
 case("GET /v1/devices/{deviceId}/events", 200)(   # the live stream: its head and the first block
     lambda w: Req("GET", f"/v1/devices/{w.device()}/events", headers={"Accept": "text/event-stream"}, stream=True))

@@ -95,7 +95,9 @@ import Testing
 
     @Test func bgemuSchemaIsComplete() throws {
         try withDatabase { database throws in
-            #expect(try DatabaseMigrator.bgemu.appliedMigrations(database) == ["001_tenants", "002_devices", "003_events"])
+            #expect(try DatabaseMigrator.bgemu.appliedMigrations(database) == [
+                "001_tenants", "002_devices", "003_events", "004_events_by_run",
+            ])
             let tables = try database.read { db throws in
                 try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
                     try $0.get(0, as: String.self)
@@ -108,7 +110,8 @@ import Testing
                 }
             }
             #expect(Set(indexes) == [
-                "api_keys_by_tenant", "devices_by_tenant", "devices_realtime", "events_by_device", "events_by_tenant",
+                "api_keys_by_tenant", "devices_by_tenant", "devices_realtime", "events_by_device", "events_by_run",
+                "events_by_tenant",
             ])
         }
     }

@@ -266,9 +266,36 @@ import Testing
         }
     }
 
+    @Test func aRunsEventsAreTheOnesWhoseDataNamesItOnItsDevice() throws {
+        try withStores { s throws in
+            // The same run id on two devices and in another tenant: a run id is unique on its device only.
+            for (device, tenant) in [("dev_a", "ten_1"), ("dev_b", "ten_1"), ("dev_c", "ten_2")] {
+                let events = [
+                    event("run.started", bundleId: "com.a", data: ["runId": "run_1", "kind": "appRefresh"]),
+                    event("app.stateChanged", bundleId: "com.a", data: ["to": "background"]),
+                    event("run.started", bundleId: "com.a", data: ["runId": "run_2"]),
+                    event("run.completed", bundleId: "com.a", data: ["runId": "run_1", "result": "success"]),
+                    event("transfer.completed", bundleId: "com.a", data: ["runId": 1]),   // not a string: not run_1
+                ]
+                _ = try s.devices.insert(makeDevice(device, tenantId: tenant), appending: events, recordedAt: wall)
+            }
+            let filter = EventFilter(deviceId: "dev_b", runId: "run_1")
+            let run = try s.all("ten_1", filter)
+            #expect(run.map(\.event.type.rawValue) == ["run.started", "run.completed"])
+            #expect(run.allSatisfy { $0.deviceId == "dev_b" && $0.event.data["runId"] == "run_1" })
+            #expect(run == (try s.all("ten_1")).filter(filter.matches), "the store and the live streams agree")
+            let newestFirst = try s.events.eventsNewestFirst(
+                tenantId: "ten_1", filter: filter, afterId: 0, beforeId: nil, limit: 100)
+            #expect(newestFirst == run.reversed())
+            #expect(try s.all("ten_2", filter).isEmpty)
+            #expect(try s.all("ten_1", EventFilter(deviceId: "dev_a", runId: "run_9")).isEmpty)
+        }
+    }
+
     @Test(arguments: [
         EventFilter(), EventFilter(deviceId: "dev_a"), EventFilter(bundleId: "com.a"), EventFilter(typePrefix: "run."),
-        EventFilter(deviceId: "dev_a", bundleId: "com.a", typePrefix: "run."),
+        EventFilter(deviceId: "dev_a", bundleId: "com.a", typePrefix: "run."), EventFilter(deviceId: "dev_a", runId: "run_1"),
+        EventFilter(deviceId: "dev_a", bundleId: "com.a", typePrefix: "run.", runId: "run_1"),
     ])
     func everyPageWalksAnIndexWithoutSorting(_ filter: EventFilter) throws {
         try withStores { s throws in
@@ -280,7 +307,7 @@ import Testing
                     let plan = try s.database.read { db throws in
                         try db.query("EXPLAIN QUERY PLAN " + sql, arguments) { row throws in try row.get(3, as: String.self) }
                     }.joined(separator: "; ")
-                    let index = filter.deviceId == nil ? "events_by_tenant" : "events_by_device"
+                    let index = filter.runId != nil ? "events_by_run" : filter.deviceId == nil ? "events_by_tenant" : "events_by_device"
                     #expect(plan.contains("USING INDEX \(index)"), "\(sql): \(plan)")
                     #expect(!plan.contains("TEMP B-TREE"), "\(sql): \(plan)")
                 }
@@ -353,7 +380,7 @@ import Testing
                         [device.id, device.tenantId, "2026-01-01T00:00:00.000Z", try SQLiteDeviceStore.encode(device)])
                 }
             }
-            #expect(try DatabaseMigrator.bgemu.migrate(database) == ["003_events"])
+            #expect(try DatabaseMigrator.bgemu.migrate(database) == ["003_events", "004_events_by_run"])
             #expect(try SQLiteDeviceStore(database: database).realtimeDevices() == [realtime])
         }
     }

@@ -5,16 +5,21 @@ import HTTPServer
 struct EventQuery {
     var filter: EventFilter
 
-    /// `deviceId`, `bundleId` and `type` (a prefix such as `run.`); an empty value filters nothing. On a device's
-    /// own route the device comes from the path, and a `deviceId` parameter naming another one is refused.
+    /// `deviceId`, `bundleId`, `type` (a prefix such as `run.`) and `runId`; an empty value filters nothing. On a
+    /// device's own route the device comes from the path, and a `deviceId` parameter naming another one is refused.
+    /// A run id names a run on one device only, so `runId` needs the device.
     init(_ request: HTTPRequest, pathDeviceId: String?) throws {
         let deviceId = Self.value("deviceId", request)
         if let pathDeviceId, let deviceId, deviceId != pathDeviceId {
             throw Problems.invalid("deviceId", "must be the device of the path, or left out")
         }
+        let runId = Self.value("runId", request)
+        if runId != nil, pathDeviceId ?? deviceId == nil {
+            throw Problems.invalid("runId", "needs deviceId: run ids are unique on their device only")
+        }
         filter = EventFilter(
             deviceId: pathDeviceId ?? deviceId, bundleId: Self.value("bundleId", request),
-            typePrefix: Self.value("type", request))
+            typePrefix: Self.value("type", request), runId: runId)
     }
 
     /// Where a stream resumes: the `Last-Event-ID` header, or `?lastEventId=` (WHATWG HTML §9.2.4: the id of the

@@ -18,17 +18,20 @@ public struct RecordedEvent: Sendable, Equatable {
     }
 }
 
-/// Which events a reader wants: all of a tenant's, or narrowed by device, app and type prefix.
+/// Which events a reader wants: all of a tenant's, or narrowed by device, app, type prefix and run.
 public struct EventFilter: Sendable, Equatable {
     public var deviceId: String?
     public var bundleId: String?
     /// A prefix of the type: `run.` matches `run.started`, `run.completed`, …
     public var typePrefix: String?
+    /// The run the event's data names (`data.runId`); run ids are unique on their device only.
+    public var runId: String?
 
-    public init(deviceId: String? = nil, bundleId: String? = nil, typePrefix: String? = nil) {
+    public init(deviceId: String? = nil, bundleId: String? = nil, typePrefix: String? = nil, runId: String? = nil) {
         self.deviceId = deviceId
         self.bundleId = bundleId
         self.typePrefix = typePrefix
+        self.runId = runId
     }
 
     /// Whether a recorded event of `tenantId` passes (the tenant check is the caller's: it is never optional).
@@ -36,6 +39,7 @@ public struct EventFilter: Sendable, Equatable {
         if let deviceId, recorded.deviceId != deviceId { return false }
         if let bundleId, recorded.event.bundleId != bundleId { return false }
         if let typePrefix, !recorded.event.type.rawValue.hasPrefix(typePrefix) { return false }
+        if let runId, recorded.event.data["runId"] != .string(runId) { return false }
         return true
     }
 }
