@@ -199,13 +199,14 @@ function stopDevice() {
 async function selectDevice(id) {
   stopDevice();
   const generation = state.generation;
+  const linked = linkedRun(id);   // a link to one of the device's runs opens it once the device is shown
   state.deviceId = id;
   state.lastId = 0;
   state.oldestId = null;
   state.allLoaded = false;
   state.loadingOlder = false;
   state.pageTimes = [];
-  history.replaceState(null, "", `#device=${id}`);
+  setLink(linked);
   renderDeviceList();
   feed.reset();
   state.apps = [];
@@ -244,6 +245,21 @@ async function selectDevice(id) {
   renderHistoryState();
   // Live at once: the stream resumes after the newest event of that page.
   openStream(generation);
+  if (linked) showRun(linked.app, linked.run);
+}
+
+/** The run a link names (`#device=…&app=…&run=…`) on device `id`, or null. */
+function linkedRun(id) {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const app = params.get("app"), run = params.get("run");
+  return params.get("device") === id && app && run ? { app, run } : null;
+}
+
+/** The address of what is shown: the device, and the run when its detail is open (a link to share). */
+function setLink(run) {
+  if (!state.deviceId) return;
+  const params = new URLSearchParams({ device: state.deviceId, ...(run ? { app: run.app, run: run.run } : {}) });
+  history.replaceState(null, "", `#${params}`);
 }
 
 /** Loads the page of events just older than the oldest loaded one; one request at a time. */
@@ -427,12 +443,17 @@ function renderPending() {
 // ---------------------------------------------------------------- details
 
 function detail(title, ...nodes) {
+  setLink(null);
   $("detail").hidden = false;
   $("detail-title").textContent = title;
   $("detail-body").replaceChildren(...nodes);
   document.body.dataset.detail = "open";
 }
-$("detail-close").addEventListener("click", () => { $("detail").hidden = true; document.body.dataset.detail = "closed"; });
+$("detail-close").addEventListener("click", () => {
+  $("detail").hidden = true;
+  document.body.dataset.detail = "closed";
+  setLink(null);
+});
 
 function pre(value) {
   const p = document.createElement("pre");
@@ -475,14 +496,23 @@ function showEvent(event) {
   detail(`Event ${event.id}`, ...nodes);
 }
 
+/** A run: what the API says of it, and every one of its events (asked of the API, loaded or not). */
 async function showRun(bundleId, runId) {
-  const related = feed.events.filter((e) => e.data && e.data.runId === runId && e.bundleId === bundleId);
-  const rows = related.map((e) => [String(e.id), formatVirtual(e.at), e.type]);
+  const rowsOf = (events) => events.map((e) => [String(e.id), formatVirtual(e.at), e.type]);
+  const device = `/v1/devices/${enc(state.deviceId)}`;
   try {
-    const run = await state.api.get(`/v1/devices/${enc(state.deviceId)}/apps/${enc(bundleId)}/runs/${enc(runId)}`);
-    detail(`Run ${runId}`, para(`${bundleId} · ${run.kind} · ${run.state}`), pre(run), table(["event", "virtual time", "type"], rows));
+    const [run, page] = await Promise.all([
+      state.api.get(`${device}/apps/${enc(bundleId)}/runs/${enc(runId)}`),
+      state.api.get(`${device}/events?runId=${enc(runId)}&bundleId=${enc(bundleId)}&limit=500`),
+    ]);
+    const events = table(["event", "virtual time", "type"], rowsOf(page.items));
+    events.className = "run-events";
+    detail(`Run ${runId}`, para(`${bundleId} · ${run.kind} · ${run.state}`), pre(run), events);
+    setLink({ app: bundleId, run: runId });
   } catch (error) {
-    detail(`Run ${runId}`, para(error.message, "error"), table(["event", "virtual time", "type"], rows));
+    // The loaded events of the run, at least.
+    const loaded = feed.events.filter((e) => e.data && e.data.runId === runId && e.bundleId === bundleId);
+    detail(`Run ${runId}`, para(error.message, "error"), table(["event", "virtual time", "type"], rowsOf(loaded)));
   }
 }
 
@@ -639,7 +669,10 @@ $("zoom-fit").addEventListener("click", () => lanes.fit());
 
 window.addEventListener("hashchange", () => {
   const id = new URLSearchParams(location.hash.slice(1)).get("device");
-  if (id && id !== state.deviceId && state.api) selectDevice(id);
+  if (!id || !state.api) return;
+  if (id !== state.deviceId) { selectDevice(id); return; }
+  const linked = linkedRun(id);
+  if (linked) showRun(linked.app, linked.run);
 });
 
 // A read-only handle for browser tests and the console.

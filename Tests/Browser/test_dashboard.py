@@ -362,6 +362,20 @@ def test_an_app_with_only_unloaded_history_still_has_its_lane(service, driver):
     assert driver.find_elements(By.CSS_SELECTOR, f'#lanes g.lane[data-app="{bundle}"]')
     screenshot(driver, "11-lane-from-apps-list")
 
+    # A link to the busy app's first run, whose events are all older than the loaded page: the run's detail
+    # lists every one of them, asked of the API.
+    first_run = service.api("GET", f"{base}/apps/{bundle}/runs?limit=1")["items"][0]["id"]
+    run_events = [e["id"] for e in service.api("GET", f"{base}/events?runId={first_run}")["items"]]
+    loaded = set(feed_ids(driver))
+    assert len(run_events) >= 2 and not loaded & set(run_events), (run_events, min(loaded))
+    driver.get(service.base + f"/#device={device['id']}&app={bundle}&run={first_run}")
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text == f"Run {first_run}", message="run detail")
+    wait(driver, lambda d: [int(td.text) for td in d.find_elements(By.CSS_SELECTOR, "#detail table.run-events tbody tr td:first-child")]
+         == run_events, message="every event of the run listed")
+    assert "run=" in driver.execute_script("return location.hash")
+    driver.find_element(By.ID, "detail-close").click()
+    assert driver.execute_script("return location.hash") == f"#device={device['id']}"
+
 
 def test_expirations_are_drawn_and_dark_mode(service, driver):
     device = create_device(service)
