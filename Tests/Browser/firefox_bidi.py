@@ -130,7 +130,7 @@ def _python_value(remote):
 class Firefox:
     """A headless Firefox with a fresh profile and one BiDi session on its first tab. Always call close()."""
 
-    def __init__(self, binary=None, width=1600, height=1000, timeout=20.0, log_path=None):
+    def __init__(self, binary=None, width=1600, height=1000, timeout=20.0, log_path=None, prefs=None):
         self.timeout = timeout
         self.events = []  # every event the browser pushed, in order (log.entryAdded, ...)
         self._ids = itertools.count(1)
@@ -138,7 +138,7 @@ class Firefox:
         self._connection = contextlib.ExitStack()
         self.profile = tempfile.mkdtemp(prefix="bgemu-firefox-")
         with open(os.path.join(self.profile, "user.js"), "w") as f:
-            for name, value in PREFS.items():
+            for name, value in {**PREFS, **(prefs or {})}.items():
                 f.write(f"user_pref({json.dumps(name)}, {json.dumps(value)});\n")
         self.log_path = log_path or os.path.join(self.profile, "firefox.log")
         self._log = open(self.log_path, "ab")

@@ -377,7 +377,8 @@ def test_an_app_with_only_unloaded_history_still_has_its_lane(service, driver):
     assert driver.execute_script("return location.hash") == f"#device={device['id']}"
 
 
-def test_expirations_are_drawn_and_dark_mode(service, driver):
+def device_with_expirations(service):
+    """A device whose app never ends its background task nor completes its refresh run: both expire."""
     device = create_device(service)
     base = f"/v1/devices/{device['id']}"
     bundle = "com.example.slow"
@@ -392,6 +393,14 @@ def test_expirations_are_drawn_and_dark_mode(service, driver):
     service.api("POST", f"{base}/clock/advance", {"seconds": 1800})
     types = {e["type"] for e in service.api("GET", f"{base}/events?limit=500")["items"]}
     assert {"run.expired", "backgroundTask.expiring"} <= types, types
+    return device
+
+
+DARK_BACKGROUND = "rgb(21, 23, 27)"   # the page's dark palette (style.css)
+
+
+def test_expirations_are_drawn_and_dark_mode(service, driver):
+    device_with_expirations(service)
 
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     sign_in(driver, service)
@@ -400,7 +409,7 @@ def test_expirations_are_drawn_and_dark_mode(service, driver):
     assert driver.find_elements(By.CSS_SELECTOR, "#lanes line.expiry")
     assert driver.find_elements(By.CSS_SELECTOR, "#lanes rect.bgtask")
     background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
-    assert background == "rgb(21, 23, 27)", background  # the dark palette
+    assert background == DARK_BACKGROUND, background
     # Zoom onto the expiration (keyboard: the lanes are focusable), then open it.
     driver.find_element(By.ID, "lanes").click()
     line = driver.find_element(By.CSS_SELECTOR, "#lanes line.expiry")

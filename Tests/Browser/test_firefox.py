@@ -7,15 +7,15 @@ import pytest
 
 from conftest import API_KEY, ARTIFACTS
 from firefox_bidi import Firefox, firefox_binary
-from test_dashboard import SAMPLE, create_device, device_event_ids
+from test_dashboard import DARK_BACKGROUND, SAMPLE, create_device, device_event_ids, device_with_expirations
 
 
-@pytest.fixture
-def firefox(tmp_path):
+def open_firefox(tmp_path, prefs=None):
+    """A Firefox for one test, checked for uncaught page errors when the test is done."""
     binary = firefox_binary()
     if binary is None:
         pytest.skip("no Firefox installed (firefox-esr or firefox on the PATH, or FIREFOX_BINARY)")
-    browser = Firefox(binary, width=1600, height=1000, timeout=20, log_path=str(tmp_path / "firefox.log"))
+    browser = Firefox(binary, width=1600, height=1000, timeout=20, log_path=str(tmp_path / "firefox.log"), prefs=prefs)
     try:
         yield browser
         for entry in browser.log_entries():  # shown with a failure's captured output, or with -s
@@ -25,6 +25,17 @@ def firefox(tmp_path):
         assert not uncaught, f"uncaught errors in the page: {uncaught}"
     finally:
         browser.close()
+
+
+@pytest.fixture
+def firefox(tmp_path):
+    yield from open_firefox(tmp_path)
+
+
+@pytest.fixture
+def dark_firefox(tmp_path):
+    # 0: pages see `prefers-color-scheme: dark`, whatever the system's theme.
+    yield from open_firefox(tmp_path, {"layout.css.prefers-color-scheme.content-override": 0})
 
 
 def screenshot(browser, name):
@@ -193,3 +204,31 @@ def test_live_feed_resumes_after_a_service_restart(service, firefox):
     assert ids == expected and ids[: len(before)] == before
     assert all(a < b for a, b in zip(ids, ids[1:])), "ids strictly increasing, no repeats"
     screenshot(firefox, "06-after-restart")
+
+
+def test_dark_mode_expirations_and_the_unreachable_state(service, dark_firefox):
+    firefox = dark_firefox
+    device_with_expirations(service)
+    firefox.navigate(service.base + "/")
+    firefox.wait_for(lambda: view(firefox) == "signin", message="sign-in view")
+    submit_key(firefox, API_KEY)
+    wait_live(firefox)
+    firefox.wait_for_node('#lanes rect.run.expired[data-outcome="expired"]')
+    assert firefox.locate("#lanes line.expiry") and firefox.locate("#lanes rect.bgtask")
+    background = firefox.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == DARK_BACKGROUND, background
+    screenshot(firefox, "09-dark-expirations")
+
+    # The service goes away: the page says so, a new sign-in finds no service, and Retry brings it back.
+    service.stop()
+    firefox.wait_for(lambda: "unreachable" in (text(firefox, "#conn") or ""), message="outage shown")
+    firefox.click("#signout")
+    firefox.wait_for(lambda: view(firefox) == "signin", message="signed out")
+    submit_key(firefox, API_KEY)
+    firefox.wait_for(lambda: view(firefox) == "unreachable", message="unreachable view")
+    assert visible(firefox, "retry")
+    screenshot(firefox, "04-unreachable")
+    service.start()
+    firefox.click("#retry")
+    firefox.wait_for(lambda: view(firefox) == "main", message="back after retry")
+    wait_live(firefox)
