@@ -233,8 +233,7 @@ async function selectDevice(id) {
     model.reset();
     if (!state.allLoaded && events.length) model.historyFrom = Date.parse(events[0].at);
     receive(events);
-    model.addInstalled();   // the apps list may have come first
-    lanes.schedule();
+    if (model.addInstalled()) lanes.schedule();   // the apps list may have come first
   } catch (error) {
     if (generation !== state.generation) return;
     setStream(`history failed: ${error.message} — retrying`, "bad");
@@ -396,8 +395,7 @@ async function refreshApps() {
     const page = await state.api.get(`/v1/devices/${enc(state.deviceId)}/apps?limit=500`);
     if (generation !== state.generation) return;
     state.apps = page.items || [];
-    model.setInstalled(state.apps);
-    lanes.schedule();
+    if (model.setInstalled(state.apps)) lanes.schedule();
     const device = await state.api.get(`/v1/devices/${enc(state.deviceId)}`);
     if (generation !== state.generation) return;
     state.device = device;

@@ -38,19 +38,23 @@ export class LaneModel {
    */
   setInstalled(apps) {
     this.installed = apps.map((a) => ({ bundleId: a.bundleId, state: a.state }));
-    this.addInstalled();
+    return this.addInstalled();
   }
 
+  /** Adds the lanes of installed apps that have none; answers whether it added one (the view needs drawing). */
   addInstalled() {
-    if (this.historyFrom === null) return;   // the whole history is loaded: every app has its events
+    if (this.historyFrom === null) return false;   // the whole history is loaded: every app has its events
+    let added = false;
     for (const app of this.installed) {
       if (this.apps.has(app.bundleId)) continue;
+      added = true;
       this.apps.set(app.bundleId, {
         bundleId: app.bundleId, state: app.state,
         segments: [{ start: this.historyFrom, end: null, state: app.state, cause: "no loaded event: its state now" }],
         runs: new Map(), runList: [], tasks: new Map(), taskList: [], expiries: [], removed: false,
       });
     }
+    return added;
   }
 
   lane(bundleId, t) {

@@ -412,8 +412,9 @@ def test_expirations_are_drawn_and_dark_mode(service, driver):
     assert background == DARK_BACKGROUND, background
     # Zoom onto the expiration (keyboard: the lanes are focusable), then open it.
     driver.find_element(By.ID, "lanes").click()
-    line = driver.find_element(By.CSS_SELECTOR, "#lanes line.expiry")
-    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", line)
+    # Found and clicked in one script: the lanes are redrawn as events and app lists arrive.
+    driver.execute_script("document.querySelector('#lanes line.expiry')"
+                          ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
     wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Event "), message="expiry detail")
     screenshot(driver, "09-dark-expirations")
 
