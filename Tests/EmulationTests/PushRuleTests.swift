@@ -125,6 +125,17 @@ struct PushRuleTests {
         #expect(engine.app().runtime.pushes?.deferred.map(\.apnsId) == [second.apnsId])
     }
 
+    @Test func R30_aReplacedPushDoesNotExpireLater() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        let soon = String(engine.now.milliseconds / 1000 + 60)
+        let first = try engine.receivePush(Self.request(id: 1, expiration: soon))
+        let second = try engine.receivePush(Self.request(id: 2))
+        #expect(!engine.device.runtime.timers.contains { $0.kind == .pushExpiration(bundleId: app, apnsId: first.apnsId) })
+        try engine.advance(seconds: 120)
+        #expect(engine.events(.pushDropped).isEmpty, "the replaced push was coalesced, not dropped")
+        #expect(engine.app().runtime.pushes?.deferred.map(\.apnsId) == [second.apnsId])
+    }
+
     @Test func R30_moreThanTheHourlyNumberAreThrottled() throws {
         var engine = engine()
         for id in 1...3 {
@@ -155,14 +166,28 @@ struct PushRuleTests {
         #expect(engine.app().runtime.pushes?.deferred.isEmpty == true)
     }
 
-    @Test func R30_anExpiredDeferredPushIsDroppedWhenItsTurnComes() throws {
+    @Test func R30_aDeferredPushIsDroppedAtTheInstantItExpires() throws {
         var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
-        let soon = String(engine.now.milliseconds / 1000 + 60)
-        _ = try engine.receivePush(Self.request(expiration: soon))
+        let expiresAt = engine.now.milliseconds / 1000 + 60
+        let outcome = try engine.receivePush(Self.request(expiration: String(expiresAt)))
+        #expect(outcome.kind == .deferred)
         try engine.advance(seconds: 120)
+        let dropped = try #require(engine.events(.pushDropped).first)
+        #expect(dropped.data["reason"] == "expired" && dropped.data["apnsId"] == .string(outcome.apnsId))
+        #expect(dropped.at.milliseconds == expiresAt * 1000)
+        #expect(engine.app().runtime.pushes?.deferred.isEmpty == true)
         try engine.launch(app)
-        #expect(engine.events(.pushDropped).first?.data["reason"] == "expired")
-        #expect(engine.events(.runStarted).isEmpty)
+        #expect(engine.events(.runStarted).isEmpty && engine.events(.pushDropped).count == 1)
+    }
+
+    @Test func R30_aDeferredPushDeliveredBeforeItExpiresLeavesNoTimerBehind() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        let outcome = try engine.receivePush(Self.request(expiration: String(engine.now.milliseconds / 1000 + 600)))
+        try engine.launch(app)   // delivered at once
+        #expect(engine.events(.pushDelivered).first?.data["apnsId"] == .string(outcome.apnsId))
+        #expect(!engine.device.runtime.timers.contains { $0.kind == .pushExpiration(bundleId: app, apnsId: outcome.apnsId) })
+        try engine.advance(seconds: 900)
+        #expect(engine.events(.pushDropped).isEmpty)
     }
 
     // MARK: R31

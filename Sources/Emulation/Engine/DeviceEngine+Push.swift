@@ -85,10 +85,14 @@ extension DeviceEngine {
         let replaced = pushes.deferred.map(\.apnsId)
         for old in replaced {
             emit(.pushCoalesced, bundleId: push.bundleId, data: ["apnsId": .string(old), "replacedBy": .string(push.apnsId)])
+            cancelTimers { $0 == .pushExpiration(bundleId: push.bundleId, apnsId: old) }
         }
         pushes.deferred = [push]
         device.apps[i].runtime.pushes = pushes
         emit(.pushDeferred, bundleId: push.bundleId, data: ["apnsId": .string(push.apnsId), "reason": .string(reason)])
+        if let expiration = push.expiration {
+            schedule(.pushExpiration(bundleId: push.bundleId, apnsId: push.apnsId), at: expiration)
+        }
         return PushOutcome(
             apnsId: push.apnsId, kind: replaced.isEmpty ? .deferred : .coalesced, reason: reason, replacedApnsId: replaced.last)
     }
@@ -123,7 +127,18 @@ extension DeviceEngine {
         }
     }
 
+    /// R30: a push still deferred at its `apns-expiration` is discarded at that instant (APNs stores a push until
+    /// then, and no longer). One delivered, dropped or replaced before has nothing left to expire.
+    mutating func deferredPushExpired(_ bundleId: String, apnsId: String) {
+        guard let i = device.appIndex(bundleId),
+              let push = device.apps[i].runtime.pushes?.deferred.first(where: { $0.apnsId == apnsId })
+        else { return }
+        removeDeferred(i, push)
+        _ = drop(i, push, reason: "expired")
+    }
+
     private mutating func removeDeferred(_ i: Int, _ push: Push) {
         device.apps[i].runtime.pushes?.deferred.removeAll { $0.apnsId == push.apnsId }
+        cancelTimers { $0 == .pushExpiration(bundleId: push.bundleId, apnsId: push.apnsId) }
     }
 }

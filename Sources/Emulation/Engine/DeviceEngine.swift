@@ -111,6 +111,7 @@ public struct DeviceEngine: Sendable {
         case .localNotification(let bundleId, let identifier): localNotificationDue(bundleId, identifier: identifier)
         case .transfer(let bundleId, let transferId): transferTimerFired(bundleId, transferId: transferId)
         case .voipKeepAlive(let bundleId): voipKeepAliveDue(bundleId)
+        case .pushExpiration(let bundleId, let apnsId): deferredPushExpired(bundleId, apnsId: apnsId)
         }
     }
 }

@@ -29,6 +29,8 @@ public struct DeviceTimer: Sendable, Codable, Equatable {
         case transfer(bundleId: String, transferId: String)
         /// The VoIP keep-alive handler is due (R37).
         case voipKeepAlive(bundleId: String)
+        /// A deferred push reaches its `apns-expiration`: APNs discards it (R30).
+        case pushExpiration(bundleId: String, apnsId: String)
 
         var bundleId: String? {
             switch self {
@@ -37,6 +39,7 @@ public struct DeviceTimer: Sendable, Codable, Equatable {
             case .localNotification(let b, _): b
             case .transfer(let b, _): b
             case .voipKeepAlive(let b): b
+            case .pushExpiration(let b, _): b
             case .opportunity: nil
             }
         }
