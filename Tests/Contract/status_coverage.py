@@ -853,19 +853,25 @@ def success_recipe(method: str, path: str) -> Recipe | None:
     return next((CASES[(method, path, s)][0] for s in ("201", "200", "204") if (method, path, s) in CASES), None)
 
 
+def success_on(w: World, name: str, method: str, path: str) -> Req:
+    """The operation's success recipe, with the world it needs set up on the instance `name` instead of main."""
+    success = success_recipe(method, path)
+    if success is None:
+        raise SetupError("no success recipe to reuse")
+    w.instance(name)
+    saved = w.instances["main"]
+    w.instances["main"] = w.instances[name]
+    try:
+        return success(w)
+    finally:
+        w.instances["main"] = saved
+
+
 def storage_unavailable(method: str, path: str, op: dict) -> Recipe:
     """The operation's own success recipe, set up normally, then sent to a full disk: 503 storageUnavailable."""
     def recipe(w: World) -> Req:
         inst = w.instance("storage")
-        success = success_recipe(method, path)
-        if success is None:
-            raise SetupError("no success recipe to reuse")
-        saved = w.instances["main"]
-        w.instances["main"] = inst       # the recipe sets up its world on the storage instance
-        try:
-            r = success(w)
-        finally:
-            w.instances["main"] = saved
+        r = success_on(w, "storage", method, path)
         # A full disk: any write past byte 1 of a file fails (EFBIG, SIGXFSZ ignored), so SQLite cannot commit.
         limit = resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE)
         resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, (1, limit[1]))
@@ -891,16 +897,7 @@ def storage_unreadable(method: str, path: str, code: str | None = None) -> Recip
     503 storageUnavailable (`code` for /readyz). The instance is restarted first, so that its device and key
     caches are cold and the operation itself must read the database."""
     def recipe(w: World) -> Req:
-        w.instance("unreadable")
-        success = success_recipe(method, path)
-        if success is None:
-            raise SetupError("no success recipe to reuse")
-        saved = w.instances["main"]
-        w.instances["main"] = w.instances["unreadable"]   # the recipe sets up its world on that instance
-        try:
-            r = success(w)
-        finally:
-            w.instances["main"] = saved
+        r = success_on(w, "unreadable", method, path)
         inst = w.restart("unreadable")
         if r.auth == "tenant":   # the API key is looked up while the disk still reads: the operation's read fails
             inst.ok("GET", "/v1/events?limit=1")
