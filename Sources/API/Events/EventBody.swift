@@ -11,7 +11,7 @@ struct EventBody: Encodable {
     var id: Int64
     var type: String
     var deviceId: String
-    var bundleId: String?
+    @ExplicitNull var bundleId: String?
     var at: String
     var recordedAt: String
     var data: [String: EventValue]
@@ -24,17 +24,6 @@ struct EventBody: Encodable {
         at = RFC3339.format(recorded.event.at)
         recordedAt = recorded.recordedAt.rfc3339
         data = recorded.event.data
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyKey.self)
-        try container.encode(id, forKey: AnyKey("id"))
-        try container.encode(type, forKey: AnyKey("type"))
-        try container.encode(deviceId, forKey: AnyKey("deviceId"))
-        try container.encode(bundleId, forKey: AnyKey("bundleId"))  // null when absent, not left out
-        try container.encode(at, forKey: AnyKey("at"))
-        try container.encode(recordedAt, forKey: AnyKey("recordedAt"))
-        try container.encode(data, forKey: AnyKey("data"))
     }
 
     /// The event as one block of a `text/event-stream` (WHATWG HTML §9.2.5): `id:` the event id (what the client

@@ -47,15 +47,8 @@ enum BackgroundTaskRoutes {
 
     /// `UIBackgroundTaskInvalid` on a device without multitasking (R14).
     struct InvalidTaskBody: Encodable {
-        var id: String? = nil
+        @ExplicitNull var id: String? = nil
         var invalid = true
         var reason = "This device does not support multitasking: beginBackgroundTask returns UIBackgroundTaskInvalid."
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: AnyKey.self)
-            try c.encode(id, forKey: AnyKey("id"))
-            try c.encode(invalid, forKey: AnyKey("invalid"))
-            try c.encode(reason, forKey: AnyKey("reason"))
-        }
     }
 }

@@ -169,20 +169,10 @@ struct ScenarioReport: Encodable, Sendable {
     struct StepReport: Encodable, Sendable {
         var index: Int
         var action: String
-        var bundleId: String?
+        @ExplicitNull var bundleId: String?
         var at: Double
         var ok: Bool
-        var error: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: AnyKey.self)
-            try c.encode(index, forKey: AnyKey("index"))
-            try c.encode(action, forKey: AnyKey("action"))
-            try c.encode(bundleId, forKey: AnyKey("bundleId"))
-            try c.encode(at, forKey: AnyKey("at"))
-            try c.encode(ok, forKey: AnyKey("ok"))
-            try c.encode(error, forKey: AnyKey("error"))
-        }
+        @ExplicitNull var error: String?
     }
 
     struct ExpectationReport: Encodable, Sendable {
@@ -197,7 +187,7 @@ struct ScenarioReport: Encodable, Sendable {
     struct EventReport: Encodable, Sendable {
         var id: Int64
         var type: String
-        var bundleId: String?
+        @ExplicitNull var bundleId: String?
         var at: String
         var t: Double
         var data: [String: EventValue]
@@ -209,16 +199,6 @@ struct ScenarioReport: Encodable, Sendable {
             at = RFC3339.format(recorded.event.at)
             t = seconds
             data = recorded.event.data
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: AnyKey.self)
-            try c.encode(id, forKey: AnyKey("id"))
-            try c.encode(type, forKey: AnyKey("type"))
-            try c.encode(bundleId, forKey: AnyKey("bundleId"))
-            try c.encode(at, forKey: AnyKey("at"))
-            try c.encode(t, forKey: AnyKey("t"))
-            try c.encode(data, forKey: AnyKey("data"))
         }
     }
 

@@ -35,11 +35,5 @@ struct Pagination {
 /// The body of every list: `{items, nextCursor}`.
 struct PageBody<Item: Encodable>: Encodable {
     var items: [Item]
-    var nextCursor: String?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyKey.self)
-        try container.encode(items, forKey: AnyKey("items"))
-        try container.encode(nextCursor, forKey: AnyKey("nextCursor"))
-    }
+    @ExplicitNull var nextCursor: String?
 }

@@ -48,21 +48,13 @@ struct KeyBody: Encodable {
     var id: String
     var prefix: String
     var createdAt: String
-    var revokedAt: String?
+    @ExplicitNull var revokedAt: String?
 
     init(_ key: APIKeyRecord) {
         id = key.id
         prefix = key.prefix
         createdAt = key.createdAt.rfc3339
         revokedAt = key.revokedAt?.rfc3339
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode(id, forKey: AnyKey("id"))
-        try c.encode(prefix, forKey: AnyKey("prefix"))
-        try c.encode(createdAt, forKey: AnyKey("createdAt"))
-        try c.encode(revokedAt, forKey: AnyKey("revokedAt"))
     }
 }
 
