@@ -16,18 +16,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         // System libraries on the design card, and the Linux headers Glibc does not export.
         .target(name: "CSystem"),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibz", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // HTTP/1.1 on sockets: knows nothing of iOS.
         .target(
             name: "HTTPServer",
-            dependencies: ["CSystem", "CZlib", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CSystem", "CLibz", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
@@ -37,7 +38,10 @@ let package = Package(
         // Routes, bodies, auth and tenancy, problem mapping.
         .target(
             name: "API",
-            dependencies: ["HTTPServer", "Emulation", "CCrypto", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "HTTPServer", "Emulation", "CCrypto", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strict
         ),
         // The thin executable: configuration, wiring, signals.
@@ -60,7 +64,10 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
         .testTarget(
             name: "APITests",
-            dependencies: ["API", "HTTPServer", "Emulation", "Storage", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "API", "HTTPServer", "Emulation", "Storage", .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["bgemu", "HTTPServer"], swiftSettings: strict),

@@ -32,4 +32,13 @@ public enum APIRouter {
         if let publicDirectory { router.fallback = StaticFileResponder(root: publicDirectory) }
         return router
     }
+
+    /// Whether a request is an app upload (`POST /v1/devices/{deviceId}/apps`), whose body may be a whole `.ipa`
+    /// and so is allowed past the general body limit.
+    public static func isUpload(_ method: HTTPMethod, _ path: String) -> Bool {
+        guard method == .post else { return false }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.count == 5 && segments[0].isEmpty && segments[1] == "v1" && segments[2] == "devices"
+            && !segments[3].isEmpty && segments[4] == "apps"
+    }
 }

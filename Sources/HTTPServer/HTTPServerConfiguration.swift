@@ -11,6 +11,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var eventLoopCount: Int
     /// The largest request body accepted, in bytes; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int
+    /// A larger (or smaller) body limit for some requests, such as uploads, by method and path (the target
+    /// without its query, still percent-encoded); nil, or an answer of nil, keeps `maxBodySize`.
+    public var bodySizeLimit: (@Sendable (_ method: HTTPMethod, _ path: String) -> Int?)?
     /// The largest request head (request line and header fields) accepted, in bytes;
     /// a larger one is answered `431 Request Header Fields Too Large`.
     public var maxHeaderSize: Int
@@ -39,7 +42,8 @@ public struct HTTPServerConfiguration: Sendable {
         idleTimeout: Duration = .seconds(60),
         maxStreamBuffer: Int = 1 << 20,
         gzipMinimumSize: Int = 1024,
-        backlog: Int32 = 1024
+        backlog: Int32 = 1024,
+        bodySizeLimit: (@Sendable (_ method: HTTPMethod, _ path: String) -> Int?)? = nil
     ) {
         self.host = host
         self.port = port
@@ -51,6 +55,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxStreamBuffer = maxStreamBuffer
         self.gzipMinimumSize = gzipMinimumSize
         self.backlog = backlog
+        self.bodySizeLimit = bodySizeLimit
     }
 
     /// The number of processors currently online, the default `eventLoopCount`.

@@ -47,6 +47,8 @@ struct Service {
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
         if let threads = configuration.threads { serverConfiguration.eventLoopCount = threads }
+        let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
+        serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
         try server.start()
         hub.start()

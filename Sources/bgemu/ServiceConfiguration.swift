@@ -17,10 +17,13 @@ struct ServiceConfiguration {
     var sseHeartbeat: Double
     /// Most event streams open at once.
     var maxStreams: Int
+    /// The largest app upload (`.ipa`, zipped `.app`, multipart form) in bytes; other bodies stay at 1 MiB.
+    var maxUploadSize: Int
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,
-        threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int
+        threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int,
+        maxUploadSize: Int
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -36,5 +39,6 @@ struct ServiceConfiguration {
         self.logLevel = level
         self.sseHeartbeat = sseHeartbeat
         self.maxStreams = maxStreams
+        self.maxUploadSize = maxUploadSize
     }
 }

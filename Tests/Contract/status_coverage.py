@@ -814,9 +814,9 @@ def generic_request(method: str, path: str, status: str, op: dict) -> Recipe | N
     if status == "401":
         return lambda w: Req(method.upper(), concrete_path(path, w), auth=None,
                              json={} if has_json_body(op) else None)
-    if status == "413":   # a body announced larger than the 1 MiB limit: refused from the head
+    if status == "413":   # a body announced larger than any limit (1 MiB, or an upload's): refused from the head
         return lambda w: Req(method.upper(), re.sub(r"{\w+}", "x", path), auth=None,
-                             headers={"Content-Length": str(2 << 20), "Content-Type": "application/json"}, body=b"")
+                             headers={"Content-Length": str(1 << 40), "Content-Type": "application/json"}, body=b"")
     if status == "431":
         return lambda w: Req(method.upper(), re.sub(r"{\w+}", "x", path), auth=None, headers={"X-Padding": "p" * 20000})
     if status == "404" and "deviceId" in names and has_json_body(op) and success_recipe(method, path):

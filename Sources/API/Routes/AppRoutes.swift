@@ -8,7 +8,7 @@ enum AppRoutes {
 
     static func register(on router: inout Router, _ env: APIEnvironment) {
         router.post("/v1/devices/{deviceId}/apps") { request, context in
-            let (installation, behavior) = try installation(from: request)
+            let (installation, behavior) = try AppUpload.installation(from: request)
             let (device, app) = try env.devices.perform(for: context) { engine in
                 if engine.device.apps.count >= maximumApps, engine.device.app(installation.bundleId) == nil {
                     throw EmulationError.conflict(code: "tooManyApps", detail: "A device holds at most \(maximumApps) apps.")
@@ -94,29 +94,6 @@ enum AppRoutes {
         guard let app = device.app(bundleId) else { throw EmulationError.notFound(kind: "app", id: bundleId) }
         let now = device.clock.now(wallMilliseconds: env.wallMilliseconds)
         return try JSONBody.response(AppBody(app, on: device, now: now), status: status, headers: headers)
-    }
-
-    /// The installation a request describes: JSON (with an optional `behavior`), or a real Info.plist.
-    static func installation(from request: HTTPRequest) throws -> (AppInstallation, AppBehavior?) {
-        switch JSONBody.mediaType(request) {
-        case "application/x-plist", "application/xml", "text/xml", "application/octet-stream":
-            if request.body.isEmpty { throw Problems.malformed("The request needs an Info.plist body.") }
-            let plist = try InfoPlist.parse(request.body)
-            return (AppInstallation(plist, launchHandlers: queryLaunchHandlers(request), fieldPrefix: ""), nil)
-        default:
-            guard JSONBody.isJSON(request) else {
-                throw Problems.unsupportedMediaType(["application/json", "application/x-plist"], method: request.method)
-            }
-            var body = try JSONBody.decode(InstallAppRequest.self, bytes: request.body)
-            // The query's identifiers join the body's (repeats are kept once when the app is installed).
-            if let handlers = queryLaunchHandlers(request) { body.launchHandlers = (body.launchHandlers ?? []) + handlers }
-            return (try body.installation(), body.behavior)
-        }
-    }
-
-    /// `?launchHandlers=a,b`: nil when absent, empty entries skipped (so present but empty means none).
-    private static func queryLaunchHandlers(_ request: HTTPRequest) -> [String]? {
-        request.queryValue("launchHandlers").map { $0.split(separator: ",").map { String($0) }.filter { !$0.isEmpty } }
     }
 }
 

@@ -7,26 +7,54 @@ struct InstallAppRequest: Decodable {
     var infoPlist: InfoPlistBody?
     var launchHandlers: [String]?
     var behavior: AppBehavior?
+    /// Build settings the `infoPlist` strings refer to (`{"MARKETING_VERSION": "1.2"}`), below the query's.
+    var buildSettings: [String: String]?
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(allowed: ["bundleId", "displayName", "infoPlist", "launchHandlers", "behavior"])
+        try decoder.rejectUnknownKeys(allowed: [
+            "bundleId", "displayName", "infoPlist", "launchHandlers", "behavior", "buildSettings",
+        ])
         let c = try decoder.container(keyedBy: AnyKey.self)
         bundleId = try c.decode(String.self, forKey: AnyKey("bundleId"))
         displayName = try c.decodeIfPresent(String.self, forKey: AnyKey("displayName"))
         infoPlist = try c.decodeIfPresent(InfoPlistBody.self, forKey: AnyKey("infoPlist"))
         launchHandlers = try c.decodeIfPresent([String].self, forKey: AnyKey("launchHandlers"))
         behavior = try c.decodeIfPresent(BehaviorBody.self, forKey: AnyKey("behavior"))?.behavior
+        buildSettings = try c.decodeIfPresent([String: String].self, forKey: AnyKey("buildSettings"))
     }
 
-    func installation() throws -> AppInstallation {
+    /// The installation, with every string of `infoPlist` (and `displayName`) expanded: the query's settings
+    /// first, then `buildSettings`, then Xcode's defaults, with `PRODUCT_BUNDLE_IDENTIFIER` the body's `bundleId`.
+    func installation(query: UploadSettings = UploadSettings()) throws -> AppInstallation {
+        var issues: [FieldIssue] = []
+        if let asked = query.bundleId, asked != bundleId {
+            issues.append(FieldIssue("bundleId", "the query's bundleId=\(asked) differs from the body's \"\(bundleId)\""))
+        }
+        let settings = buildSettings ?? [:]
+        if settings.count > UploadSettings.maximumCount {
+            issues.append(FieldIssue("buildSettings", "at most \(UploadSettings.maximumCount) settings"))
+        }
+        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+            if let problem = UploadSettings.problem(name: name, value: value) {
+                issues.append(FieldIssue("buildSettings." + name, problem))
+            }
+        }
+        guard issues.isEmpty else { throw EmulationError.invalid(issues) }
+
         let plist = infoPlist ?? InfoPlistBody()
-        if let declared = plist.CFBundleIdentifier, declared != bundleId {
+        var dict: [String: Any] = ["CFBundleIdentifier": plist.CFBundleIdentifier ?? bundleId]
+        if let modes = plist.UIBackgroundModes { dict["UIBackgroundModes"] = modes }
+        if let identifiers = plist.BGTaskSchedulerPermittedIdentifiers { dict["BGTaskSchedulerPermittedIdentifiers"] = identifiers }
+        if let exits = plist.UIApplicationExitsOnSuspend { dict["UIApplicationExitsOnSuspend"] = exits }
+        if let displayName { dict["CFBundleDisplayName"] = displayName }
+        var levels = [query.level, BuildSettings.Level(source: "buildSettings", values: settings)]
+        levels.append(BuildSettings.Level(source: "bundleId", values: ["PRODUCT_BUNDLE_IDENTIFIER": bundleId]))
+        let read = try InfoPlist.read(
+            dict, settings: BuildSettings(levels, literalBundleId: bundleId), fieldPrefix: "infoPlist.")
+        if read.bundleId != bundleId {
             throw EmulationError.invalid([FieldIssue("infoPlist.CFBundleIdentifier", "must equal bundleId when given")])
         }
-        return AppInstallation(
-            bundleId: bundleId, displayName: displayName, backgroundModes: plist.UIBackgroundModes ?? [],
-            permittedIdentifiers: plist.BGTaskSchedulerPermittedIdentifiers ?? [],
-            exitsOnSuspend: plist.UIApplicationExitsOnSuspend ?? false, launchHandlers: launchHandlers)
+        return AppInstallation(read, launchHandlers: launchHandlers, fieldPrefix: "infoPlist.")
     }
 }
 
@@ -92,6 +120,8 @@ struct AppBody: Encodable {
         try c.encode(app.runtime.forceQuit, forKey: AnyKey("forceQuit"))
         try c.encode(app.behavior != nil, forKey: AnyKey("scripted"))
         try c.encode(RFC3339.format(app.installedAt), forKey: AnyKey("installedAt"))
+        try c.encode(app.unresolvedBuildSettings, forKey: AnyKey("unresolvedBuildSettings"))
+        try c.encode(app.buildSettingNotes, forKey: AnyKey("buildSettingNotes"))
     }
 }
 

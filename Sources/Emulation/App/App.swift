@@ -13,6 +13,10 @@ public struct App: Sendable, Codable, Equatable {
     public var behavior: AppBehavior?
     /// What the system tracks of the app while it runs.
     public var runtime: AppRuntime
+    /// Build settings its uploaded `Info.plist` refers to that nothing set (kept as written there).
+    public var unresolvedBuildSettings: [String] = []
+    /// What reading its build settings left aside (an `.xcconfig`'s `#include` lines, say).
+    public var buildSettingNotes: [String] = []
 
     public init(
         bundleId: String, displayName: String? = nil, manifest: AppManifest, launchHandlers: [String]? = nil,
@@ -35,6 +39,7 @@ public struct App: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case bundleId, displayName, manifest, launchHandlers, settings, state, installedAt, behavior, runtime
+        case unresolvedBuildSettings, buildSettingNotes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,6 +53,8 @@ public struct App: Sendable, Codable, Equatable {
         installedAt = try c.decode(VirtualInstant.self, forKey: .installedAt)
         behavior = try c.decodeIfPresent(AppBehavior.self, forKey: .behavior)
         runtime = try c.decodeIfPresent(AppRuntime.self, forKey: .runtime) ?? AppRuntime()
+        unresolvedBuildSettings = try c.decodeIfPresent([String].self, forKey: .unresolvedBuildSettings) ?? []
+        buildSettingNotes = try c.decodeIfPresent([String].self, forKey: .buildSettingNotes) ?? []
     }
 }
 

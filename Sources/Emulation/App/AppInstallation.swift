@@ -9,6 +9,10 @@ public struct AppInstallation: Sendable, Equatable {
     public var launchHandlers: [String]?
     /// How the client spelled the plist's container in field names: `infoPlist.` for JSON, nothing for a real plist.
     public var fieldPrefix: String
+    /// Build settings the plist refers to outside the keys the emulation needs that nothing set.
+    public var unresolvedBuildSettings: [String] = []
+    /// What reading the build settings left aside (an `.xcconfig`'s `#include` lines).
+    public var buildSettingNotes: [String] = []
 
     public init(
         bundleId: String, displayName: String? = nil, backgroundModes: [String] = [], permittedIdentifiers: [String] = [],
@@ -28,6 +32,7 @@ public struct AppInstallation: Sendable, Equatable {
             bundleId: plist.bundleId, displayName: plist.displayName, backgroundModes: plist.backgroundModes,
             permittedIdentifiers: plist.permittedIdentifiers, exitsOnSuspend: plist.exitsOnSuspend,
             launchHandlers: launchHandlers, fieldPrefix: fieldPrefix)
+        unresolvedBuildSettings = plist.unresolvedBuildSettings
     }
 
     /// Checks every field; every issue names its field as the client spelled it.
@@ -62,9 +67,12 @@ public struct AppInstallation: Sendable, Equatable {
         guard issues.isEmpty else { throw EmulationError.invalid(issues) }
         let manifest = AppManifest(
             backgroundModes: modes, permittedIdentifiers: permittedIdentifiers, exitsOnSuspend: exitsOnSuspend)
-        return App(
+        var app = App(
             bundleId: bundleId, displayName: displayName, manifest: manifest,
             launchHandlers: launchHandlers.map(\.uniqued), installedAt: installedAt)
+        app.unresolvedBuildSettings = unresolvedBuildSettings
+        app.buildSettingNotes = buildSettingNotes
+        return app
     }
 
     /// Why `bundleId` is not a valid bundle identifier (reverse-DNS: letters, digits, `-` and `.`), or nil.

@@ -13,7 +13,8 @@ struct LoopSettings: Sendable {
 
     init(_ configuration: HTTPServerConfiguration) {
         limits = HTTPRequestParser.Limits(
-            maxHeaderSize: max(256, configuration.maxHeaderSize), maxBodySize: max(0, configuration.maxBodySize))
+            maxHeaderSize: max(256, configuration.maxHeaderSize), maxBodySize: max(0, configuration.maxBodySize),
+            bodySizeLimit: configuration.bodySizeLimit)
         headerTimeout = max(1, configuration.headerReadTimeout.milliseconds)
         idleTimeout = max(1, configuration.idleTimeout.milliseconds)
         maxStreamBuffer = max(1, configuration.maxStreamBuffer)

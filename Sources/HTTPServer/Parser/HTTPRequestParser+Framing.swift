@@ -35,17 +35,19 @@ extension HTTPRequestParser {
             return .failure(HTTPParseError(status: .expectationFailed, detail: "Only the 100-continue expectation is supported."))
         }
 
+        bodyLimit = limits.maxBodySize(for: head)
         if chunked {
             state = .chunkSize
             return expectContinue && !bodyBytesPresent ? .continueExpected : nil
         }
         let length = head.contentLength ?? 0
-        if length > limits.maxBodySize { return .failure(.bodyTooLarge) }
+        if length > bodyLimit { return .failure(.bodyTooLarge) }
         if length == 0 {
             state = .fixedBody(remaining: 0)
             return nil
         }
-        body.reserveCapacity(length)
+        // Reserved up to 1 MiB: an upload announced larger grows as its bytes really arrive.
+        body.reserveCapacity(min(length, 1 << 20))
         state = .fixedBody(remaining: length)
         return expectContinue && !bodyBytesPresent ? .continueExpected : nil
     }
@@ -73,7 +75,7 @@ extension HTTPRequestParser {
             headBytes = 0
             return nil
         }
-        if size > limits.maxBodySize - body.count { return .bodyTooLarge }
+        if size > bodyLimit - body.count { return .bodyTooLarge }
         state = .chunkData(remaining: size)
         return nil
     }

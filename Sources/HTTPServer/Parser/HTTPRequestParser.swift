@@ -9,6 +9,15 @@ struct HTTPRequestParser {
     struct Limits: Sendable {
         var maxHeaderSize: Int
         var maxBodySize: Int
+        /// A request's own limit, when it has one (`HTTPServerConfiguration.bodySizeLimit`).
+        var bodySizeLimit: (@Sendable (HTTPMethod, String) -> Int?)? = nil
+
+        /// The largest body the request with this head may have.
+        func maxBodySize(for head: RequestHead) -> Int {
+            guard let bodySizeLimit else { return maxBodySize }
+            let path = head.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return bodySizeLimit(head.method, String(path)).map { max(0, $0) } ?? maxBodySize
+        }
     }
 
     /// A request and what the connection needs to know to answer it.
@@ -47,6 +56,8 @@ struct HTTPRequestParser {
     /// The request under construction.
     var head = RequestHead()
     var body: [UInt8] = []
+    /// The current request's body limit, set when its head is complete.
+    var bodyLimit = 0
 
     init(limits: Limits) { self.limits = limits }
 

@@ -1,4 +1,4 @@
-import CZlib
+import CLibz
 
 /// gzip (RFC 1952) through the system zlib: the server's response compression, and decompression for
 /// tests and clients.
