@@ -73,6 +73,21 @@ import Testing
         #expect(post("/v1/devices/\(device)/accessories/x/data", #"{"transport":"usb"}"#).status == 422)
     }
 
+    @Test func R38_theAccessoryWakeEndsWithTheAppSuspendedNotTerminated() {
+        let band = app("com.example.band")
+        _ = post("\(band)/launch")
+        _ = put("\(band)/activities/bluetooth", #"{"active":true}"#)
+        _ = post("\(band)/background")
+        advance(10)
+        _ = post("/v1/devices/\(device)/accessories/hr-strap/data", #"{"transport":"bluetooth"}"#)
+        #expect(get(band).json["state"] as? String == "background")
+        advance(60)
+        #expect(get(band).json["state"] as? String == "suspended")
+        let run = get("\(band)/runs").items.last
+        #expect(run?["state"] as? String == "completed" && run?["result"] is NSNull)
+        #expect(get("/v1/devices/\(device)/events?type=app.terminated").items.isEmpty)
+    }
+
     @Test func newsstandIssueLaunchesTheApp() {
         let issue = post("\(app("com.example.papers"))/newsstand-issue", #"{"name":"2026-01"}"#)
         #expect(issue.status == 201 && issue.json["kind"] as? String == "newsstand")

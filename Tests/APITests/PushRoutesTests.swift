@@ -73,6 +73,22 @@ import Testing
         let done = api.send(.post, "/v1/devices/\(device)/apps/\(bundle)/runs/\(runId)/complete", key: key,
                             json: #"{"result":"newData"}"#)
         #expect(done.json["result"] as? String == "newData")
+        #expect(response.json["inForeground"] as? Bool == false)
+    }
+
+    @Test func R30_aPushToTheForegroundAppIsDeliveredAtOnceWithNoRunInLowPowerModeToo() {
+        let app = "/v1/devices/\(device)/apps/\(bundle)"
+        #expect(api.send(.post, "\(app)/launch", key: key).status == 200)
+        _ = api.send(.patch, "/v1/devices/\(device)/conditions", key: key, json: #"{"lowPowerMode":true}"#)
+        for _ in 1...5 {
+            let response = push()
+            #expect(response.json["outcome"] as? String == "delivered" && response.json["inForeground"] as? Bool == true)
+            #expect(response.json["runId"] is NSNull && response.json["reason"] is NSNull)
+        }
+        #expect(api.send(.get, "\(app)/runs", key: key).items.isEmpty)
+        let events = api.send(.get, "/v1/devices/\(device)/events?type=push.delivered", key: key).items
+        #expect(events.count == 5)
+        #expect(events.allSatisfy { ($0["data"] as? [String: Any])?["inForeground"] as? Bool == true })
     }
 
     @Test func anApnsIdIsGeneratedWhenAbsent() {

@@ -121,6 +121,65 @@ struct ActivityRuleTests {
         #expect(engine.app("com.example.ea").state == .background)
     }
 
+    /// An engine whose Bluetooth app was woken from suspension by accessory data at t = 10 s.
+    func wokenByAccessory(behavior: AppBehavior? = nil) throws -> DeviceEngine {
+        var engine = EngineFixture.engine(apps: [EngineFixture.app(modes: [.bluetoothCentral], behavior: behavior)])
+        try engine.launch(app)
+        try engine.setActivity(app, .bluetooth, active: true)
+        try engine.background(app)
+        try engine.advance(seconds: 10)
+        #expect(engine.app().state == .suspended)
+        engine.clearEvents()
+        #expect(try engine.accessoryData("hr-strap", transport: .bluetooth) == [app])
+        return engine
+    }
+
+    @Test func R38_anAccessoryWakeThatDoesNothingMoreEndsWithTheAppSuspendedNotTerminated() throws {
+        var engine = try wokenByAccessory()
+        let run = try #require(engine.app().runtime.runs.last)
+        try engine.advance(seconds: 9.999)
+        #expect(engine.app().state == .background)
+        try engine.advance(seconds: 0.001)
+        #expect(engine.app().state == .suspended)
+        try engine.advance(seconds: 600)
+        #expect(engine.app().state == .suspended)
+        #expect(engine.events(.appTerminated).isEmpty && engine.events(.runExpiring).isEmpty)
+        #expect(engine.events(.runExpired).isEmpty)
+        let ended = try #require(engine.app().runtime.runs.first { $0.id == run.id })
+        #expect(ended.state == .completed && ended.result == nil && ended.endedAt == ended.deadline)
+        let completed = try #require(engine.events(.runCompleted).first)
+        #expect(completed.data["reason"] == "wakeEnded" && completed.data["result"] == .null)
+        #expect(engine.trace().suffix(2) == ["run.completed", "state:suspended"])
+        // The app may still report that it is done early: it is suspended at once (R23).
+        #expect(try engine.accessoryData("hr-strap", transport: .bluetooth) == [app])
+        let second = try #require(engine.app().runtime.runs.last)
+        try engine.completeRun(app, runId: second.id, result: .success)
+        #expect(engine.app().state == .suspended)
+        #expect(engine.events(.runCompleted).last?.data["reason"] == "reported")
+    }
+
+    @Test func R38_aScriptedAccessoryAnswerThatNeverCompletesAlsoEndsSuspended() throws {
+        let behavior = AppBehavior(runs: [.accessory: RunBehavior(completeAfter: nil, result: .success)])
+        var engine = try wokenByAccessory(behavior: behavior)
+        try engine.advance(seconds: 60)
+        #expect(engine.app().state == .suspended && engine.events(.appTerminated).isEmpty)
+    }
+
+    @Test func R38_aBackgroundTaskBegunDuringTheWakeAndHeldPastItsAllowanceStillGetsTheWatchdog() throws {
+        var engine = try wokenByAccessory()
+        let task = try #require(try engine.beginBackgroundTask(app, name: "upload"))
+        try engine.advance(seconds: 10)  // the wake is over; the task holds the app
+        #expect(engine.app().state == .background && engine.events(.runExpiring).isEmpty)
+        try engine.advance(seconds: 15)  // 5 s before the 30 s allowance: the expiration handler
+        let expiring = try #require(engine.events(.backgroundTaskExpiring).first)
+        #expect(expiring.data["taskId"] == .string(task.id))
+        try engine.advance(seconds: 5)
+        let terminated = try #require(engine.events(.appTerminated).first)
+        #expect(terminated.data["reason"] == "watchdog" && terminated.data["terminationCode"] == "0x8badf00d")
+        #expect(terminated.data["taskIds"] == .array([.string(task.id)]) && terminated.data["runId"] == nil)
+        #expect(engine.seconds(of: terminated) == 40)
+    }
+
     @Test func R39_aNewsstandIssueLaunchesTheAppToStartItsDownload() throws {
         var engine = EngineFixture.engine(apps: [EngineFixture.app(modes: [.newsstandContent])])
         let run = try engine.newsstandIssue(app, name: "2026-01")

@@ -70,6 +70,7 @@ struct BackgroundTaskRuleTests {
         let terminated = try #require(engine.events(.appTerminated).first)
         #expect(terminated.data["reason"] == "watchdog")
         #expect(terminated.data["terminationCode"] == "0x8badf00d")
+        #expect(terminated.data["wasRunning"] == true && terminated.data["previousState"] == "background")
         #expect(engine.seconds(of: terminated) == 30)
         #expect(engine.app().state == .notRunning)
         #expect(engine.app().runtime.backgroundTasks.first?.state == .expired)

@@ -109,6 +109,22 @@ struct LifecycleRuleTests {
         #expect(throws: EmulationError.self) { try engine.terminate("com.example.other") }
     }
 
+    @Test func R6_terminationSaysWhetherTheAppWasRunningAndInWhichState() throws {
+        var engine = EngineFixture.engine(apps: [EngineFixture.app(), EngineFixture.app("com.example.other")])
+        try engine.launch(EngineFixture.weather)
+        try engine.beginBackgroundTask(EngineFixture.weather, name: nil)
+        try engine.background(EngineFixture.weather)
+        try engine.launch("com.example.other")
+        try engine.background("com.example.other")
+        try engine.advance(seconds: 6)
+        try engine.terminate(EngineFixture.weather)
+        try engine.terminate("com.example.other")
+        try engine.forceQuit("com.example.other")  // already ended
+        let ends = engine.events(.appTerminated)
+        #expect(ends.map { $0.data["wasRunning"] } == [true, false, false])
+        #expect(ends.map { $0.data["previousState"] } == ["background", "suspended", "notRunning"])
+    }
+
     @Test func R6_theForegroundAppIsNotTerminatedForMemory() throws {
         var engine = EngineFixture.engine()
         try engine.launch(EngineFixture.weather)

@@ -157,13 +157,53 @@ struct PushRuleTests {
         #expect(try engine.receivePush(Self.request(id: 2)).reason == "throttled")
     }
 
-    @Test func R30_launchingTheAppDeliversADeferredPushAtOnce() throws {
+    @Test func R30_launchingTheAppDeliversADeferredPushAtOnceToTheForegroundApp() throws {
         var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
         let outcome = try engine.receivePush(Self.request())
         try engine.launch(app)
-        let started = try #require(engine.events(.runStarted).first)
-        #expect(started.data["reason"] == "userLaunch" && started.data["apnsId"] == .string(outcome.apnsId))
+        let received = try #require(engine.events(.appDelegate).last)
+        #expect(received.data["callback"] == "didReceiveRemoteNotification" && received.data["reason"] == "userLaunch")
+        #expect(received.data["apnsId"] == .string(outcome.apnsId))
+        let delivered = try #require(engine.events(.pushDelivered).first)
+        #expect(delivered.data["inForeground"] == true && delivered.data["runId"] == .null)
+        #expect(engine.events(.runStarted).isEmpty, "the app is active: no background time is granted")
         #expect(engine.app().runtime.pushes?.deferred.isEmpty == true)
+    }
+
+    @Test func R30_backgroundAppRefreshOffDropsBackgroundPushesButNotThoseToTheForegroundApp() throws {
+        var engine = engine(conditions: DeviceConditions(backgroundAppRefresh: false))
+        try engine.launch(app)
+        #expect(try engine.receivePush(Self.request(id: 1)).inForeground)
+        try engine.background(app)
+        #expect(try engine.receivePush(Self.request(id: 2)).reason == "backgroundAppRefreshOff")
+    }
+
+    @Test func R30_aPushToTheForegroundAppIsDeliveredAtOnceAndNotCountedAgainstTheBackgroundBudget() throws {
+        var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
+        try engine.launch(app)
+        for id in 1...10 {  // ten pushes in a minute, in Low Power Mode: each reaches the app at once
+            let outcome = try engine.receivePush(Self.request(id: id))
+            #expect(outcome.kind == .delivered && outcome.inForeground && outcome.runId == nil && outcome.reason == nil)
+            try engine.advance(seconds: 5)
+        }
+        let calls = engine.events(.appDelegate).filter { $0.data["callback"] == "didReceiveRemoteNotification" }
+        #expect(calls.count == 10)
+        #expect(calls.first?.data["method"] == "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)")
+        #expect(engine.events(.pushDelivered).allSatisfy { $0.data["inForeground"] == true })
+        #expect(engine.events(.runStarted).isEmpty && engine.events(.pushDeferred).isEmpty)
+        #expect(engine.app().runtime.pushes?.recentDeliveries.isEmpty ?? true)
+        // In the background the hourly number is untouched by the foreground pushes (3 on iOS 17).
+        var normal = engine.device.conditions
+        normal.lowPowerMode = false
+        engine.setConditions(normal)
+        try engine.background(app)
+        try engine.advance(seconds: 10)
+        for id in 11...13 {
+            let outcome = try engine.receivePush(Self.request(id: id))
+            #expect(outcome.kind == .delivered && !outcome.inForeground && outcome.runId != nil)
+            try engine.completeRun(app, runId: try #require(outcome.runId), result: .noData)
+        }
+        #expect(try engine.receivePush(Self.request(id: 14)).reason == "throttled")
     }
 
     @Test func R30_aDeferredPushIsDroppedAtTheInstantItExpires() throws {
@@ -221,6 +261,7 @@ struct PushRuleTests {
     @Test func R31_neverToAForceQuitApp() throws {
         var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
         try engine.launch(app)
+        try engine.background(app)
         _ = try engine.receivePush(Self.request(id: 1))  // deferred, then dropped by the force quit
         try engine.forceQuit(app)
         #expect(engine.events(.pushDropped).first?.data["reason"] == "forceQuit")

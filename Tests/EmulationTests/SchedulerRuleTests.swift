@@ -23,6 +23,7 @@ struct SchedulerRuleTests {
         #expect(refusal { try engine.submit(app, refreshRequest(engine, id: "com.example.unlisted")) } == "notPermitted")
         #expect(engine.events(.taskRequestRejected).count == 2)
         #expect(engine.events(.taskRequestRejected).first?.data["code"] == "notPermitted")
+        #expect(engine.events(.taskRequestRejected).first?.data["detail"] == "An appRefresh request needs the background mode fetch.")
         try engine.submit(app, TaskRequest(kind: .processing, identifier: cleanup, submittedAt: engine.now))
         #expect(engine.app().runtime.taskRequests.count == 1)
     }
@@ -169,6 +170,29 @@ struct SchedulerRuleTests {
         #expect(engine.app().state == .suspended)
         #expect(engine.app().runtime.runs.last?.state == .completed)
         #expect(throws: EmulationError.self) { try engine.completeRun(app, runId: run.id, result: .success) }
+    }
+
+    @Test func R23_aRunIsCompletedWithTheResultsOfItsKindAndTheErrorSaysWhichInGoodEnglish() throws {
+        var engine = EngineFixture.engine()
+        try engine.launch(app)
+        try engine.submit(app, refreshRequest(engine))
+        try engine.background(app)
+        try engine.advance(seconds: 10)
+        let run = try engine.simulateLaunch(app, identifier: refresh)
+        #expect(throws: EmulationError.unprocessable(field: "result", detail: "an appRefresh run ends with success, failure")) {
+            try engine.completeRun(app, runId: run.id, result: .newData)
+        }
+    }
+
+    @Test func theIndefiniteArticleFollowsTheSoundOfEveryKindName() {
+        let runs = RunKind.allCases.map { $0.rawValue.withIndefiniteArticle() }
+        #expect(runs == [
+            "an appRefresh", "a processing", "a fetch", "a remoteNotification", "a urlSessionEvents", "a location",
+            "an accessory", "a voip", "a newsstand",
+        ])
+        #expect(TaskRequestKind.allCases.map { $0.rawValue.withIndefiniteArticle() } == ["an appRefresh", "a processing"])
+        #expect("appRefresh".withIndefiniteArticle(capitalized: true) == "An appRefresh")
+        #expect("upload".withIndefiniteArticle() == "an upload" && "user".withIndefiniteArticle() == "a user")
     }
 
     @Test func R24_simulateLaunchIgnoresConditionsAndSimulateExpirationExpiresNow() throws {

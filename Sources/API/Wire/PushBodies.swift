@@ -12,5 +12,6 @@ struct PushOutcomeBody: Encodable {
         try c.encode(outcome.runId, forKey: AnyKey("runId"))
         try c.encode(outcome.notificationDelivered, forKey: AnyKey("notificationDelivered"))
         try c.encode(outcome.replacedApnsId, forKey: AnyKey("replacedApnsId"))
+        try c.encode(outcome.inForeground, forKey: AnyKey("inForeground"))
     }
 }

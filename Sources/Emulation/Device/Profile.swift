@@ -15,7 +15,7 @@ public struct Profile: Sendable, Equatable {
     public var processingRun: VirtualDuration?
     /// After a run's deadline, how long the app has to complete before it is terminated (R22).
     public var runExpirationGrace: VirtualDuration
-    /// An accessory or Bluetooth wake-up (R38).
+    /// An accessory or Bluetooth wake-up (R38), after which the app is suspended again.
     public var accessoryWakeRun: VirtualDuration
     /// Pending local notifications (R40).
     public var pendingNotificationLimit: Int

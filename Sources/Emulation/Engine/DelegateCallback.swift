@@ -1,6 +1,8 @@
-/// The `UIApplicationDelegate` callbacks the emulation reports (R1–R4), by short name.
+/// The `UIApplicationDelegate` callbacks the emulation reports (R1–R4, R30), by short name.
 public enum DelegateCallback: String, Sendable {
     case didFinishLaunching, didBecomeActive, willResignActive, didEnterBackground, willEnterForeground, willTerminate
+    /// A push reaching the app in the foreground (R30); in the background a `remoteNotification` run stands for it.
+    case didReceiveRemoteNotification
 
     /// The Swift selector, as a developer would search for it.
     public var method: String {
@@ -11,6 +13,7 @@ public enum DelegateCallback: String, Sendable {
         case .didEnterBackground: "applicationDidEnterBackground(_:)"
         case .willEnterForeground: "applicationWillEnterForeground(_:)"
         case .willTerminate: "applicationWillTerminate(_:)"
+        case .didReceiveRemoteNotification: "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
         }
     }
 }

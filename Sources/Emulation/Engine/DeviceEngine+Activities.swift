@@ -104,7 +104,8 @@ extension DeviceEngine {
     }
 
     /// Data arrives from an accessory (R38): apps with the matching mode and an active activity are woken (a
-    /// Bluetooth app is relaunched by state restoration) for `accessoryWakeRun`.
+    /// Bluetooth app is relaunched by state restoration) for `accessoryWakeRun`, then suspended again
+    /// (`RunKind.endsBySuspension`).
     /// Answers the apps woken.
     @discardableResult
     public mutating func accessoryData(_ accessoryId: String, transport: AppActivity) throws -> [String] {

@@ -57,7 +57,7 @@ extension DeviceEngine {
         if wasRunning {
             terminate(i, reason: "forceQuit", tellApp: device.apps[i].isRunning)
         } else {
-            emit(.appTerminated, bundleId: bundleId, data: ["reason": "forceQuit", "wasRunning": false])
+            emit(.appTerminated, bundleId: bundleId, data: ["reason": "forceQuit", "wasRunning": false, "previousState": "notRunning"])
         }
         cancelTransfersOnForceQuit(i)
     }
@@ -174,9 +174,13 @@ extension DeviceEngine {
         device.apps[i].runtime.allowanceEndsAt = nil
     }
 
-    /// Ends a running or suspended app: open tasks and runs end with it, its timers are dropped.
+    /// Ends a running or suspended app: open tasks and runs end with it, its timers are dropped. The
+    /// `app.terminated` event says the state it ended in (`previousState`) and whether its code was running
+    /// then (`wasRunning`: in the foreground or the background, not suspended), whether or not it was told.
     mutating func terminate(_ i: Int, reason: String, tellApp: Bool, extra: [String: EventValue] = [:]) {
         let bundleId = device.apps[i].bundleId
+        let previous = device.apps[i].state
+        let wasRunning = device.apps[i].isRunning
         if tellApp { delegate(i, .willTerminate) }
         for t in device.apps[i].runtime.backgroundTasks.indices where device.apps[i].runtime.backgroundTasks[t].isOpen {
             device.apps[i].runtime.backgroundTasks[t].state = reason == "watchdog" ? .expired : .ended
@@ -199,7 +203,8 @@ extension DeviceEngine {
         setState(i, .notRunning, cause: reason)
         var data = extra
         data["reason"] = .string(reason)
-        data["wasRunning"] = .bool(tellApp)
+        data["wasRunning"] = .bool(wasRunning)
+        data["previousState"] = .string(previous.rawValue)
         emit(.appTerminated, bundleId: bundleId, data: data)
     }
 

@@ -1,5 +1,6 @@
 /// Remote notifications: APNs's checks, the power-aware delivery of background pushes, coalescing and
-/// throttling, and the wake-up run (R29–R31).
+/// throttling, and the wake-up run (R29–R31). A push to the app in the foreground reaches its delegate at once:
+/// the power-aware policy and the budget are for background pushes only (R30).
 extension DeviceEngine {
     /// APNs hands a push to the device. A push APNs would refuse throws `PushRejection` and leaves no trace.
     public mutating func receivePush(_ request: PushRequest) throws(PushRejection) -> PushOutcome {
@@ -21,8 +22,10 @@ extension DeviceEngine {
         if push.contentAvailable {
             outcome = wake(i, push)
         } else if notified {
-            outcome = PushOutcome(apnsId: push.apnsId, kind: .delivered)
-            emit(.pushDelivered, bundleId: push.bundleId, data: ["apnsId": .string(push.apnsId), "runId": .null])
+            outcome = PushOutcome(apnsId: push.apnsId, kind: .delivered, inForeground: inForeground(i))
+            emit(.pushDelivered, bundleId: push.bundleId, data: [
+                "apnsId": .string(push.apnsId), "runId": .null, "inForeground": .bool(inForeground(i)),
+            ])
         } else {
             outcome = drop(i, push, reason: "noContentAvailable")
         }
@@ -30,9 +33,11 @@ extension DeviceEngine {
         return outcome
     }
 
-    /// R29–R31: a push with `content-available: 1` wakes the app now, is deferred, or is dropped.
+    /// R29–R31: a push with `content-available: 1` wakes the app now, is deferred, or is dropped. The app in
+    /// the foreground gets it at once, whatever the power-aware policy (R30).
     private mutating func wake(_ i: Int, _ push: Push) -> PushOutcome {
         if let reason = dropReason(i, push) { return drop(i, push, reason: reason) }
+        if inForeground(i) { return deliver(i, push, reason: "push") }
         guard let reason = deferralReason(i) else { return deliver(i, push, reason: "push") }
         if push.deliverNowOrNever { return drop(i, push, reason: "expired") }
         return deferPush(i, push, reason: reason)
@@ -45,8 +50,16 @@ extension DeviceEngine {
         if !app.manifest.declares(.remoteNotification) { return "modeMissing" }  // R29
         if app.runtime.forceQuit { return "forceQuit" }  // R31
         if push.isExpired(at: now) { return "expired" }
-        if !device.conditions.backgroundAppRefresh || !app.settings.backgroundAppRefresh { return "backgroundAppRefreshOff" }
+        // Background App Refresh governs background delivery; the foreground app's delegate gets the push anyway.
+        if !inForeground(i), !device.conditions.backgroundAppRefresh || !app.settings.backgroundAppRefresh {
+            return "backgroundAppRefreshOff"
+        }
         return nil
+    }
+
+    /// Whether the app is in the foreground (active or inactive), where a push reaches it at once.
+    private func inForeground(_ i: Int) -> Bool {
+        device.apps[i].state == .active || device.apps[i].state == .inactive
     }
 
     /// R30: the power-aware policy; nil when a background push may be delivered now.
@@ -62,7 +75,17 @@ extension DeviceEngine {
     }
 
     /// R31: the app is woken, or launched into the background, with a `remoteNotification` run (≈30 s).
+    /// R30: the app in the foreground gets `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`
+    /// while active: no background time is granted (no run) and the delivery does not count towards
+    /// `backgroundPushesPerHour`.
     private mutating func deliver(_ i: Int, _ push: Push, reason: String) -> PushOutcome {
+        if inForeground(i) {
+            delegate(i, .didReceiveRemoteNotification, ["apnsId": .string(push.apnsId), "reason": .string(reason)])
+            emit(.pushDelivered, bundleId: push.bundleId, data: [
+                "apnsId": .string(push.apnsId), "runId": .null, "inForeground": true,
+            ])
+            return PushOutcome(apnsId: push.apnsId, kind: .delivered, inForeground: true)
+        }
         let run = startRun(
             i, kind: .remoteNotification, reason: reason, duration: policy.appRefreshRun ?? .seconds(30),
             extra: ["apnsId": .string(push.apnsId)])
@@ -70,7 +93,9 @@ extension DeviceEngine {
         let hourAgo = now - .seconds(3600)
         pushes.recentDeliveries = pushes.recentDeliveries.filter { $0 > hourAgo } + [now]
         device.apps[i].runtime.pushes = pushes
-        emit(.pushDelivered, bundleId: push.bundleId, data: ["apnsId": .string(push.apnsId), "runId": .string(run.id)])
+        emit(.pushDelivered, bundleId: push.bundleId, data: [
+            "apnsId": .string(push.apnsId), "runId": .string(run.id), "inForeground": false,
+        ])
         return PushOutcome(apnsId: push.apnsId, kind: .delivered, runId: run.id)
     }
 

@@ -13,7 +13,7 @@ extension DeviceEngine {
         let expected: [RunResult] = run.kind.takesFetchResult ? [.newData, .noData, .failed] : [.success, .failure]
         guard expected.contains(result) else {
             throw EmulationError.unprocessable(
-                field: "result", detail: "a \(run.kind.rawValue) run ends with \(expected.map(\.rawValue).joined(separator: ", "))")
+                field: "result", detail: "\(run.kind.rawValue.withIndefiniteArticle()) run ends with \(expected.map(\.rawValue).joined(separator: ", "))")
         }
         finishRun(i, r, result: result)
     }
@@ -69,16 +69,39 @@ extension DeviceEngine {
         emit(.runCompleted, bundleId: bundleId, data: [
             "runId": .string(run.id), "kind": .string(run.kind.rawValue), "result": .string(result.rawValue),
             "duration": .seconds(now - run.startedAt), "afterExpiration": .bool(run.state == .expiring),
+            "reason": "reported",
         ])
         scoreCompletion(i, run: run)
         settle(i)
     }
 
-    /// R22: the deadline passed; the expiration handler is called and the grace period starts.
+    /// R38: a wake with no completion handler is over at its deadline; the app is suspended unless something
+    /// else (a background task begun meanwhile) holds it. No result was reported.
+    private mutating func endWake(_ i: Int, _ r: Int) {
+        let bundleId = device.apps[i].bundleId
+        let run = device.apps[i].runtime.runs[r]
+        device.apps[i].runtime.runs[r].state = .completed
+        device.apps[i].runtime.runs[r].endedAt = now
+        cancelTimers { kind in
+            kind == .runDeadline(bundleId: bundleId, runId: run.id) || kind == .scriptedRunCompletion(bundleId: bundleId, runId: run.id)
+        }
+        emit(.runCompleted, bundleId: bundleId, data: [
+            "runId": .string(run.id), "kind": .string(run.kind.rawValue), "result": .null,
+            "duration": .seconds(now - run.startedAt), "afterExpiration": false, "reason": "wakeEnded",
+        ])
+        settle(i)
+    }
+
+    /// R22: the deadline passed; the expiration handler is called and the grace period starts. A wake with no
+    /// completion handler just ends instead (R38).
     mutating func runDeadlinePassed(_ bundleId: String, runId: String, reason: String = "deadline") {
         guard let i = device.appIndex(bundleId),
             let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId && $0.state == .running })
         else { return }
+        if device.apps[i].runtime.runs[r].kind.endsBySuspension, reason == "deadline" {
+            endWake(i, r)
+            return
+        }
         device.apps[i].runtime.runs[r].state = .expiring
         cancelTimers { $0 == .runDeadline(bundleId: bundleId, runId: runId) }
         emit(.runExpiring, bundleId: bundleId, data: ["runId": .string(runId), "reason": .string(reason)])

@@ -21,7 +21,7 @@ extension DeviceEngine {
         }
         if !app.manifest.declares(request.kind.requiredMode) {
             try reject(i, request, "notPermitted",
-                       "A \(request.kind.rawValue) request needs the background mode \(request.kind.requiredMode.rawValue).")
+                       "\(request.kind.rawValue.withIndefiniteArticle(capitalized: true)) request needs the background mode \(request.kind.requiredMode.rawValue).")
         }
         // R16
         if !app.launchHandlers.contains(request.identifier) {

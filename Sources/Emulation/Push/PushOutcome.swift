@@ -20,10 +20,13 @@ public struct PushOutcome: Sendable, Equatable {
     /// Whether a notification was shown to the user.
     public var notificationDelivered: Bool
     public var replacedApnsId: String?
+    /// Whether the push was delivered to the app in the foreground: its delegate got it at once, with no run and
+    /// outside the background-push budget (R30).
+    public var inForeground: Bool
 
     public init(
         apnsId: String, kind: Kind, reason: String? = nil, runId: String? = nil, notificationDelivered: Bool = false,
-        replacedApnsId: String? = nil
+        replacedApnsId: String? = nil, inForeground: Bool = false
     ) {
         self.apnsId = apnsId
         self.kind = kind
@@ -31,5 +34,6 @@ public struct PushOutcome: Sendable, Equatable {
         self.runId = runId
         self.notificationDelivered = notificationDelivered
         self.replacedApnsId = replacedApnsId
+        self.inForeground = inForeground
     }
 }

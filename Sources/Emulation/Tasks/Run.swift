@@ -4,6 +4,11 @@ public enum RunKind: String, Sendable, Codable, CaseIterable, CodingKeyRepresent
 
     /// How the app reports the end of such a run: `success` for BGTasks, a fetch result for the others.
     public var takesFetchResult: Bool { self == .fetch || self == .remoteNotification }
+
+    /// A wake with no completion handler in iOS: accessory data gives the app about 10 s, after which it is
+    /// suspended again, not terminated (R38). Only a background task begun during it and held past its
+    /// allowance leads to the watchdog (R12).
+    public var endsBySuspension: Bool { self == .accessory }
 }
 
 /// How a run ended, as the app reported it.
@@ -23,7 +28,7 @@ public struct Run: Sendable, Codable, Equatable {
         case running
         /// The deadline passed and the expiration handler was called; the grace period runs (R22).
         case expiring
-        /// The app reported the end.
+        /// The app reported the end, or a wake with no completion handler reached its deadline (R38).
         case completed
         /// Never completed: marked failed, the app terminated (R22).
         case expired
