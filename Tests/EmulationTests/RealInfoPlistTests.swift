@@ -13,28 +13,27 @@ struct RealInfoPlistTests {
     }
 
     @Test(arguments: [
-        "duckduckgo-ios-Info.plist", "element-ios-Info.plist", "firefox-ios-Info.plist", "home-assistant-ios-Info.plist",
-        "loop-Info.plist", "mastodon-ios-Info.plist", "netnewswire-ios-Info.plist", "signal-ios-Info.plist",
-        "wikipedia-ios-Info.plist",
+        "element-ios-Info.plist", "firefox-ios-Info.plist", "home-assistant-ios-Info.plist", "loop-Info.plist",
+        "mastodon-ios-Info.plist", "netnewswire-ios-Info.plist", "signal-ios-Info.plist", "vlc-ios-Info.plist",
     ])
     func withoutABundleIdEachRealPlistAsksForIt(file: String) throws {
         #expect {
             _ = try read(file)
         } throws: { error in
             guard case EmulationError.invalid(let issues) = error else { return false }
-            return issues.count == 1 && issues[0].field == "CFBundleIdentifier"
-                && issues[0].message.contains("PRODUCT_BUNDLE_IDENTIFIER") && issues[0].message.contains("?bundleId=")
+            return issues.map(\.field).contains("CFBundleIdentifier")
+                && issues.allSatisfy { $0.message.contains("PRODUCT_BUNDLE_IDENTIFIER") && $0.message.contains("?bundleId=") }
         }
     }
 
-    @Test func duckDuckGoInstallsWithItsBundleId() throws {
-        let plist = try read("duckduckgo-ios-Info.plist", ["PRODUCT_BUNDLE_IDENTIFIER": "com.duckduckgo.mobile.ios"])
-        #expect(plist.bundleId == "com.duckduckgo.mobile.ios")
-        #expect(plist.backgroundModes == ["fetch", "processing"])
-        #expect(plist.permittedIdentifiers == ["com.duckduckgo.app.configurationRefresh"])
-        // CFBundleName is $(PRODUCT_NAME): Xcode's default from the bundle identifier's last component.
-        #expect(plist.displayName?.contains("$(") == false)
+    /// VLC names its BGTaskScheduler identifiers after its bundle identifier, as Xcode's docs suggest.
+    @Test func vlcNamesItsTasksAfterItsBundleId() throws {
+        let plist = try read("vlc-ios-Info.plist", ["PRODUCT_BUNDLE_IDENTIFIER": "org.videolan.vlc-ios"])
+        #expect(plist.bundleId == "org.videolan.vlc-ios")
+        #expect(plist.permittedIdentifiers == ["org.videolan.vlc-ios.podcast-refresh", "org.videolan.vlc-ios.podcast-download"])
+        #expect(Set(plist.backgroundModes) == ["audio", "fetch", "processing"])
         #expect(plist.unresolvedBuildSettings.contains("MARKETING_VERSION"))
+        #expect(!plist.unresolvedBuildSettings.contains("EXECUTABLE_NAME"))
     }
 
     @Test func mullvadNeedsItsXCConfigForItsTaskIdentifiers() throws {
