@@ -54,6 +54,18 @@ struct RouterMatchingTests {
         #expect(problem?.code == "notFound")
     }
 
+    @Test func anEmptySegmentWhereAParameterBelongsNamesIt() throws {
+        let problem = #expect(throws: HTTPProblem.self) {
+            try T.send(Self.deviceRouter(), .get, "/v1/devices//apps/com.example.app")
+        }
+        #expect(problem?.status == .notFound)
+        #expect(problem?.detail?.contains("deviceId") == true)
+        #expect(problem?.detail?.contains("/v1/devices/{deviceId}/apps/{bundleId}") == true)
+        // An empty segment no route explains stays a plain 404.
+        let plain = #expect(throws: HTTPProblem.self) { try T.send(Self.deviceRouter(), .get, "/v1//x") }
+        #expect(plain?.detail?.contains("belongs") == false)
+    }
+
     @Test(arguments: ["/v1/devices/%ZZ", "/v1/devices/%F", "/v1/devices/%FF%FE", "/v1/devices/ok/apps/%C3"])
     func undecodableParameterIs400(target: String) throws {
         let problem = #expect(throws: HTTPProblem.self) { try T.send(Self.deviceRouter(), .get, target) }

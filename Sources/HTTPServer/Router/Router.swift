@@ -107,6 +107,7 @@ public struct Router: Sendable {
         return RouterResponder(
             trie: trie,
             unmatched: chain.wrap(fallback ?? RouterAnswers.notFound),
-            invalidPath: chain.wrap(RouterAnswers.invalidPath))
+            invalidPath: chain.wrap(RouterAnswers.invalidPath),
+            emptySegment: chain.wrap(RouterResponder.emptySegment(trie)))
     }
 }

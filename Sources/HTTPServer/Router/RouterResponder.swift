@@ -5,6 +5,8 @@ struct RouterResponder: HTTPResponder {
     let unmatched: any HTTPResponder
     /// `400` for undecodable parameters, wrapped in the middleware chain.
     let invalidPath: any HTTPResponder
+    /// `404` naming the parameter an empty path segment leaves out, wrapped in the middleware chain.
+    let emptySegment: any HTTPResponder
 
     func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPResponse {
         var context = context
@@ -20,7 +22,11 @@ struct RouterResponder: HTTPResponder {
     private func resolve(
         _ method: HTTPMethod, path: UnsafeBufferPointer<UInt8>, context: inout HTTPRequestContext
     ) -> any HTTPResponder {
-        guard let node = trie.match(path) else { return unmatched }
+        guard let node = trie.match(path) else {
+            // Only a failed match pays for this: is it a route with a parameter left empty?
+            let text = String(decoding: path, as: UTF8.self)
+            return Self.missingParameters(text, in: trie) == nil ? unmatched : emptySegment
+        }
         // A HEAD request is a GET whose body the server drops (RFC 9110 §9.3.2).
         if let endpoint = node.endpoint(for: method) ?? (method == .head ? node.endpoint(for: .get) : nil) {
             context.route = endpoint.pattern
