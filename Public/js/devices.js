@@ -105,7 +105,7 @@ export class DeviceList {
     const small = document.createElement("small");
     const apps = `${d.appCount ?? 0} app${d.appCount === 1 ? "" : "s"}`;
     // In a group the names are all the same: when each was made tells them apart.
-    small.textContent = inGroup ? `${apps} · made ${formatWall(d.createdAt)}` : `iOS ${d.osVersion} · ${apps} · ${shortId(d.id, 14)}`;
+    small.textContent = inGroup ? `${apps} · ${shortId(d.id, 14)} · made ${formatWall(d.createdAt)}` : `iOS ${d.osVersion} · ${apps} · ${shortId(d.id, 14)}`;
     a.append(small);
     if (d.id === this.currentId) a.setAttribute("aria-current", "page");
     a.addEventListener("click", (e) => { e.preventDefault(); if (this.onSelect) this.onSelect(d.id); });

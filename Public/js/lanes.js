@@ -138,7 +138,6 @@ export class LaneModel {
         const outcome = event.type.slice(5);
         if (outcome !== "received") { push.outcome = outcome; push.resolvedAt = t; }
         if (outcome === "deferred") push.deferred = true;
-        if (outcome === "coalesced" && d.replacedBy) lane.replacedBy.set(d.apnsId, d.replacedBy);
         break;
       }
       default: break;
@@ -156,7 +155,7 @@ export class LaneModel {
 
 function newLane(bundleId, state, segment) {
   return { bundleId, state, segments: [segment], runs: new Map(), runList: [], tasks: new Map(), taskList: [],
-           expiries: [], pushes: new Map(), pushList: [], replacedBy: new Map(), removed: false };
+           expiries: [], pushes: new Map(), pushList: [], removed: false };
 }
 
 export class LaneView {
