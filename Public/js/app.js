@@ -427,7 +427,7 @@ async function refreshApps() {
     const o = document.createElement("option");
     o.value = a.bundleId;
     o.title = a.bundleId;
-    o.textContent = `${shortId(a.bundleId, 28)} (${a.state})`;
+    o.textContent = `${shortId(a.bundleId, 24)} (${a.state})`;
     return o;
   }));
   select.title = select.value;

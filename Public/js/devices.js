@@ -101,7 +101,10 @@ export class DeviceList {
     a.href = `#device=${d.id}`;
     a.dataset.deviceId = d.id;
     a.title = `${d.name} · iOS ${d.osVersion} · ${d.id}`;
-    a.textContent = inGroup ? `iOS ${d.osVersion}` : d.name;
+    const name = document.createElement("span");
+    name.className = "device-name";
+    name.textContent = inGroup ? `iOS ${d.osVersion}` : d.name;
+    a.append(name);
     const small = document.createElement("small");
     const apps = `${d.appCount ?? 0} app${d.appCount === 1 ? "" : "s"}`;
     // In a group the names are all the same: when each was made tells them apart.

@@ -2,8 +2,6 @@
 import { formatVirtual, shortId } from "./format.js";
 import { summarize } from "./summaries.js";
 
-export { formatVirtual };
-
 const ROW_HEIGHT = 24;
 const OVERSCAN = 10;
 

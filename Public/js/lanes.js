@@ -364,7 +364,7 @@ function drawRuns(g, lane, a, b, x, now, top) {
     const run = group.runs[group.runs.length - 1];
     const expired = group.runs.some((r) => r.outcome === "expired");
     const rect = el("rect", {
-      class: `run${expired ? " expired" : ""}`, "data-kind": "run", "data-app": lane.bundleId, "data-ref": run.id,
+      class: `run${expired ? " expired" : ""}${group.runs.length > 1 ? " many" : ""}`, "data-kind": "run", "data-app": lane.bundleId, "data-ref": run.id,
       "data-outcome": expired ? "expired" : (run.outcome || "open"), "data-count": group.runs.length,
       x: group.x0, y: top, width: group.x1 - group.x0, height: 10, rx: 2,
     });

@@ -577,9 +577,15 @@ def test_every_event_type_has_a_human_summary(service, driver):
 
     # The three the issue names, as the feed shows them.
     driver.find_element(By.ID, "follow").click()
-    for event_type, words in (("taskRequest.submitted", ["appRefresh", "submitted"]),
+    # app.terminated says why, and what the app was before when the event tells (under either field name).
+    said = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        import("/js/summaries.js").then((m) => done([{previousState: "suspended"}, {wasRunning: true}, {}].map((d) =>
+          m.summarize({type: "app.terminated", data: {reason: "memoryPressure", ...d}}))));""")
+    assert said == ["terminated: memoryPressure · was suspended", "terminated: memoryPressure · was running",
+                    "terminated: memoryPressure"], said
+    for event_type, words in (("app.terminated", ["terminated: watchdog"]),
                               ("taskRequest.rejected", ["appRefresh not.permitted refused: notPermitted"]),
-                              ("app.terminated", ["terminated: watchdog", "· was "])):
+                              ("taskRequest.submitted", ["appRefresh", "submitted"])):
         text = driver.execute_script("""const feed = document.getElementById('feed');
             const event = arguments[0];
             const index = window.__bgemu.feedTypes().indexOf(event);

@@ -310,9 +310,12 @@ def test_every_event_type_has_a_human_summary(service, firefox):
     for event_type, summary in summaries:
         assert summary and "{" not in summary and '":' not in summary, (event_type, summary)
     firefox.click("#follow")
-    for event_type, words in (("taskRequest.submitted", ["appRefresh", "submitted"]),
+    said = firefox.evaluate("""import("/js/summaries.js").then((m) => [{previousState: "suspended"}, {wasRunning: false}]
+        .map((d) => m.summarize({type: "app.terminated", data: {reason: "crash", ...d}})))""")
+    assert said == ["terminated: crash · was suspended", "terminated: crash · was not running"], said
+    for event_type, words in (("app.terminated", ["terminated: "]),
                               ("taskRequest.rejected", ["refused: notPermitted"]),
-                              ("app.terminated", ["terminated: ", "· was "])):
+                              ("taskRequest.submitted", ["appRefresh", "submitted"])):
         summary = firefox.call("""(type) => {
             const feed = document.getElementById('feed');
             feed.scrollTop = Math.max(0, window.__bgemu.feedTypes().indexOf(type) * 24 - 48);
