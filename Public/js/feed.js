@@ -100,7 +100,7 @@ export class Feed {
       ["id", String(event.id)],
       ["at", formatVirtual(event.at)],
       [`type t-${family} t-${verb || ""}`, event.type],
-      ["app", event.bundleId ? shortId(event.bundleId, 22) : "—", event.bundleId],
+      ["app", event.bundleId ? shortId(event.bundleId, 20) : "—", event.bundleId],
       ["summary", summary, summary],
     ];
     for (const [cls, text, title] of cells) {

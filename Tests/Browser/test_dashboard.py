@@ -632,6 +632,13 @@ def test_long_bundle_ids_are_shortened_in_the_middle(service, driver):
     option = driver.find_element(By.CSS_SELECTOR, f'#app-select option[value="{SIGNAL}"]')
     assert "…" in option.text and option.get_attribute("title") == SIGNAL
     screenshot(driver, "14-long-bundle-id")
+    # With the detail panel open the feed is narrower; the short ids still fit their column.
+    click_fresh(driver, f'{lane} .push[data-outcome="delivered"] .pm')
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Push "), message="push detail")
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
+    fits = driver.execute_script("""return [...document.querySelectorAll('#feed .feed-row .app')]
+        .map((c) => [c.textContent, c.scrollWidth <= c.clientWidth + 1]);""")
+    assert fits and all(ok for _, ok in fits), fits
 
 
 def test_device_list_search_groups_and_delete(service, driver):
