@@ -125,9 +125,11 @@ async function loadDevices() {
 }
 
 function renderDeviceList() {
+  // The search box appears once there is something to search; a hidden one filters nothing.
+  $("device-search").hidden = state.devices.length < 2;
+  if ($("device-search").hidden) $("device-search").value = "";
   deviceList.update(state.devices, state.deviceId);
   $("empty-tenant").hidden = state.devices.length > 0;
-  $("device-search").hidden = state.devices.length < 2;
   $("device-count").textContent = state.devices.length ? String(state.devices.length) : "";
   document.body.dataset.deviceCount = String(state.devices.length);
 }
