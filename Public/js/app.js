@@ -1,7 +1,10 @@
 // The bgemu live dashboard: sign-in, devices, swimlanes, live event feed, details and tester controls.
 import { API, APIError, storedKey, storeKey, enc } from "./api.js";
-import { Feed, formatVirtual } from "./feed.js";
+import { DeviceList } from "./devices.js";
+import { Feed } from "./feed.js";
+import { formatVirtual, shortId } from "./format.js";
 import { LaneModel, LaneView } from "./lanes.js";
+import { SUMMARIES } from "./summaries.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,7 +18,8 @@ const EVENT_TYPES = [
   "run.expired", "run.expiring", "run.started", "system.opportunity", "taskRequest.cancelled",
   "taskRequest.rejected", "taskRequest.submitted", "transfer.cancelled", "transfer.completed", "transfer.enqueued",
   "transfer.failed", "transfer.progress", "transfer.started", "transfer.waiting", "urlSession.created",
-  "urlSession.eventsDelivered", "message",
+  "urlSession.eventsDelivered", "activity.started", "activity.stopped", "device.locationChanged", "location.delivered",
+  "accessory.dataReceived", "voip.keepAlive", "message",
 ];
 const PAGE = 500;          // events per page of history
 const NEAR_TOP_ROWS = 20;  // the feed pages older events in when scrolled this close to its top
@@ -40,7 +44,8 @@ const state = {
 
 const feed = new Feed($("feed"), $("feed-spacer"), { onSelect: showEvent, onNearTop: () => loadOlder() });
 const model = new LaneModel();
-const lanes = new LaneView($("lanes"), model, { onSelect: onLaneSelect, onRange: onLaneRange });
+const lanes = new LaneView($("lanes"), model, { onSelect: onLaneSelect, onRange: onLaneRange, note: $("lanes-note") });
+const deviceList = new DeviceList($("device-list"), $("device-search"), { onSelect: selectDevice, onDelete: deleteDevice });
 
 // ---------------------------------------------------------------- views
 
@@ -120,23 +125,40 @@ async function loadDevices() {
 }
 
 function renderDeviceList() {
-  const list = $("device-list");
-  list.replaceChildren(...state.devices.map((d) => {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
-    a.href = `#device=${d.id}`;
-    a.dataset.deviceId = d.id;
-    a.textContent = d.name;
-    const small = document.createElement("small");
-    small.textContent = `iOS ${d.osVersion} · ${d.id}`;
-    a.append(small);
-    if (d.id === state.deviceId) a.setAttribute("aria-current", "page");
-    a.addEventListener("click", (e) => { e.preventDefault(); selectDevice(d.id); });
-    li.append(a);
-    return li;
-  }));
+  // The search box appears once there is something to search; a hidden one filters nothing.
+  $("device-search").hidden = state.devices.length < 2;
+  if ($("device-search").hidden) $("device-search").value = "";
+  deviceList.update(state.devices, state.deviceId);
   $("empty-tenant").hidden = state.devices.length > 0;
+  $("device-count").textContent = state.devices.length ? String(state.devices.length) : "";
   document.body.dataset.deviceCount = String(state.devices.length);
+}
+
+/** Deletes a device (asked first by the list); the next one is shown if it was the one shown. */
+async function deleteDevice(device) {
+  const box = $("device-list-status");
+  try {
+    await state.api.del(`/v1/devices/${enc(device.id)}`);
+  } catch (error) {
+    box.textContent = `Delete ${device.name}: ${error.message}`;
+    box.className = "device-list-status bad";
+    renderDeviceList();
+    return;
+  }
+  box.textContent = `Deleted ${device.name} (${device.id}).`;
+  box.className = "device-list-status good";
+  state.devices = state.devices.filter((d) => d.id !== device.id);
+  if (state.deviceId === device.id) {
+    stopDevice();
+    state.deviceId = null;
+    $("detail").hidden = true;
+    history.replaceState(null, "", location.pathname);
+  }
+  renderDeviceList();
+  try { await loadDevices(); } catch { /* the periodic refresh tries again */ }
+  if (!state.deviceId) {
+    if (state.devices.length) selectDevice(state.devices[0].id); else renderNoDevice();
+  }
 }
 
 function renderNoDevice() {
@@ -406,9 +428,11 @@ async function refreshApps() {
   select.replaceChildren(...state.apps.map((a) => {
     const o = document.createElement("option");
     o.value = a.bundleId;
-    o.textContent = `${a.bundleId} (${a.state})`;
+    o.title = a.bundleId;
+    o.textContent = `${shortId(a.bundleId, 24)} (${a.state})`;
     return o;
   }));
+  select.title = select.value;
   if (state.apps.some((a) => a.bundleId === previous)) select.value = previous;
   for (const b of document.querySelectorAll("[data-action]")) {
     if (b.dataset.action !== "install-sample") b.disabled = state.apps.length === 0;
@@ -514,6 +538,28 @@ async function showRun(bundleId, runId) {
   }
 }
 
+/** A push: its events as loaded (received, then deferred, coalesced, delivered or dropped), and its run if any. */
+function showPush(bundleId, apnsId) {
+  const lane = model.apps.get(bundleId);
+  const push = lane && lane.pushes.get(apnsId);
+  if (!push) return;
+  const rows = push.events.map((e) => [formatVirtual(e.at), e.type, (e.data && (e.data.reason || e.data.replacedBy)) || ""]);
+  const events = table(["virtual time", "event", "reason"], rows);
+  events.className = "push-events";
+  const nodes = [para(`${bundleId} · ${push.outcome}${push.deferred && push.outcome !== "deferred" ? " after being deferred" : ""}`), events];
+  const received = push.events.find((e) => e.type === "push.received");
+  if (received) nodes.push(pre(received.data));
+  const delivered = push.events.find((e) => e.type === "push.delivered" && e.data && e.data.runId);
+  if (delivered) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Open run ${delivered.data.runId}`;
+    b.addEventListener("click", () => showRun(bundleId, delivered.data.runId));
+    nodes.push(b);
+  }
+  detail(`Push ${apnsId}`, ...nodes);
+}
+
 async function showTaskRequest(bundleId, request) {
   try {
     const e = await state.api.get(`/v1/devices/${enc(state.deviceId)}/apps/${enc(bundleId)}/task-requests/${enc(request.identifier)}/eligibility`);
@@ -537,6 +583,7 @@ function onLaneSelect(kind, bundleId, ref) {
   const lane = model.apps.get(bundleId);
   if (kind === "history") { loadOlder(); return; }
   if (kind === "run") { showRun(bundleId, ref); return; }
+  if (kind === "push") { showPush(bundleId, ref); return; }
   if (kind === "event") { const e = feed.events.find((ev) => ev.id === Number(ref)); if (e) showEvent(e); return; }
   if (kind === "task" && lane) {
     const task = lane.tasks.get(ref);
@@ -676,12 +723,15 @@ window.addEventListener("hashchange", () => {
 // A read-only handle for browser tests and the console.
 window.__bgemu = Object.freeze({
   feedIds: () => feed.events.map((e) => e.id),
+  feedTypes: () => feed.events.map((e) => e.type),
   lastId: () => state.lastId,
   streamState: () => (state.source ? state.source.readyState : -1),
   oldestId: () => state.oldestId,
   allLoaded: () => state.allLoaded,
   loadingOlder: () => state.loadingOlder,
   pageTimes: () => state.pageTimes.slice(),
+  eventTypes: () => EVENT_TYPES.slice(),
+  summaryTypes: () => Object.keys(SUMMARIES),
 });
 
 start();

@@ -1,4 +1,6 @@
 // A virtualized list of events: only the rows in (or near) the viewport exist in the DOM, whatever the length.
+import { formatVirtual, shortId } from "./format.js";
+import { summarize } from "./summaries.js";
 
 const ROW_HEIGHT = 24;
 const OVERSCAN = 10;
@@ -93,17 +95,19 @@ export class Feed {
     el.dataset.type = event.type;
     el.style.top = `${index * ROW_HEIGHT}px`;
     const [family, verb] = event.type.split(".");
+    const summary = summarize(event);
     const cells = [
       ["id", String(event.id)],
       ["at", formatVirtual(event.at)],
       [`type t-${family} t-${verb || ""}`, event.type],
-      ["app", event.bundleId || "—"],
-      ["summary", summarize(event)],
+      ["app", event.bundleId ? shortId(event.bundleId, 20) : "—", event.bundleId],
+      ["summary", summary, summary],
     ];
-    for (const [cls, text] of cells) {
+    for (const [cls, text, title] of cells) {
       const span = document.createElement("span");
       span.className = cls;
       span.textContent = text;
+      if (title) span.title = title;
       el.appendChild(span);
     }
     return el;
@@ -132,28 +136,5 @@ export class Feed {
       this.container.scrollTop = y + ROW_HEIGHT - this.container.clientHeight;
     }
     this.select(this.events[index].id);
-  }
-}
-
-export function formatVirtual(at) {
-  if (!at) return "";
-  return at.replace("T", " ").replace("Z", "");
-}
-
-export function summarize(event) {
-  const d = event.data || {};
-  switch (event.type) {
-    case "app.stateChanged": return `${d.from} → ${d.to}${d.cause ? ` (${d.cause})` : ""}`;
-    case "app.delegate": return d.method || d.callback || "";
-    case "run.started": return `${d.kind} ${d.runId}${d.identifier ? ` ${d.identifier}` : ""}, deadline ${formatVirtual(d.deadline)}`;
-    case "run.completed": return `${d.kind} ${d.runId}: ${d.result}${d.duration != null ? ` after ${d.duration} s` : ""}`;
-    case "run.expired": case "run.expiring": return `${d.kind || ""} ${d.runId || ""} ${d.reason || ""}`;
-    case "backgroundTask.began": case "backgroundTask.ended": case "backgroundTask.expiring":
-      return `${d.taskId || ""} ${d.name || ""} ${d.reason || ""}`;
-    case "clock.advanced": return `${formatVirtual(d.from)} → ${formatVirtual(d.to)}`;
-    default: {
-      const text = JSON.stringify(d);
-      return text === "{}" ? "" : text.slice(0, 200);
-    }
   }
 }

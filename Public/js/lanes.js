@@ -2,11 +2,16 @@
 // Drawing costs at most a few rectangles per pixel column per lane, however long the history.
 // When only the newest part of a device's history is loaded, the time before it is drawn as "history not
 // loaded" (class `state-unknown`), and an app's state stays unknown until a loaded event says what it is.
+// Each lane: its states (a band), its runs and background tasks (bars at least a few pixels wide, to see and
+// click) and, when the app got pushes, one mark per push: where it arrived and what became of it.
+import { shortId } from "./format.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LABEL_WIDTH = 170;
 const AXIS_HEIGHT = 22;
-const LANE_HEIGHT = 40;
+const LANE_HEIGHT = 42;       // states, runs, background tasks
+const PUSH_ROW = 16;          // and below them the pushes, on a lane that has any
+const RUN_MIN_WIDTH = 8;      // a run of two seconds in a day is still a mark to see and click
 const TICKS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400, 30 * 86400]
   .map((s) => s * 1000);
 
@@ -48,11 +53,8 @@ export class LaneModel {
     for (const app of this.installed) {
       if (this.apps.has(app.bundleId)) continue;
       added = true;
-      this.apps.set(app.bundleId, {
-        bundleId: app.bundleId, state: app.state,
-        segments: [{ start: this.historyFrom, end: null, state: app.state, cause: "no loaded event: its state now" }],
-        runs: new Map(), runList: [], tasks: new Map(), taskList: [], expiries: [], removed: false,
-      });
+      this.apps.set(app.bundleId, newLane(app.bundleId, app.state,
+        { start: this.historyFrom, end: null, state: app.state, cause: "no loaded event: its state now" }));
     }
     return added;
   }
@@ -63,8 +65,7 @@ export class LaneModel {
       // Without the whole history, what the app did before its first loaded event is unknown.
       const state = this.historyFrom === null ? "notRunning" : "unknown";
       const start = this.historyFrom === null ? t : Math.min(t, this.historyFrom);
-      lane = { bundleId, state, segments: [{ start, end: null, state }],
-               runs: new Map(), runList: [], tasks: new Map(), taskList: [], expiries: [], removed: false };
+      lane = newLane(bundleId, state, { start, end: null, state });
       this.apps.set(bundleId, lane);
     }
     return lane;
@@ -125,6 +126,20 @@ export class LaneModel {
       case "backgroundTask.expiring":
         lane.expiries.push({ at: t, label: `background task ${d.taskId} expiring`, event });
         break;
+      case "push.received": case "push.delivered": case "push.deferred": case "push.coalesced": case "push.dropped": {
+        let push = lane.pushes.get(d.apnsId);
+        if (!push) {
+          // Received before the loaded history (or its outcome came first): it starts at what is known.
+          push = { id: d.apnsId, at: t, outcome: "received", resolvedAt: null, deferred: false, events: [] };
+          lane.pushes.set(d.apnsId, push);
+          lane.pushList.push(push);
+        }
+        push.events.push(event);
+        const outcome = event.type.slice(5);
+        if (outcome !== "received") { push.outcome = outcome; push.resolvedAt = t; }
+        if (outcome === "deferred") push.deferred = true;
+        break;
+      }
       default: break;
     }
   }
@@ -133,11 +148,20 @@ export class LaneModel {
     const last = lane.segments[lane.segments.length - 1];
     if (last && last.end === null) last.end = t;
   }
+
+  /** Whether every loaded event happened at one instant (no virtual time has passed yet). */
+  get instant() { return this.start !== null && this.now === this.start; }
+}
+
+function newLane(bundleId, state, segment) {
+  return { bundleId, state, segments: [segment], runs: new Map(), runList: [], tasks: new Map(), taskList: [],
+           expiries: [], pushes: new Map(), pushList: [], removed: false };
 }
 
 export class LaneView {
-  constructor(container, model, { onSelect, onRange } = {}) {
+  constructor(container, model, { onSelect, onRange, note } = {}) {
     this.container = container;
+    this.note = note;         // an element under the lanes for a sentence about what they show
     this.model = model;
     this.onSelect = onSelect;
     this.onRange = onRange;   // (from, to, fitted) after every drawing: the app pages older events in
@@ -145,7 +169,7 @@ export class LaneView {
     this.scheduled = false;
     this.drag = null;
     container.addEventListener("pointerdown", (e) => {
-      if (e.target.closest(".run, .bgtask, .seg, .expiry, .unloaded")) return;
+      if (e.target.closest(".run, .bgtask, .seg, .expiry, .unloaded, .push")) return;
       this.drag = { x: e.clientX, view: this.range() };
       container.setPointerCapture(e.pointerId);
     });
@@ -182,6 +206,8 @@ export class LaneView {
   fitRange() {
     const m = this.model;
     if (m.start === null) { const t = Date.now(); return [t, t + 60000]; }
+    // Everything at one instant: a minute around it, the instant a sixth of the way in.
+    if (m.instant) return [m.start - 10000, m.start + 50000];
     const end = Math.max(m.now, m.start + 60000);
     const pad = (end - m.start) * 0.02;
     return [m.start - pad, end + pad];
@@ -211,12 +237,16 @@ export class LaneView {
 
   render() {
     const lanes = [...this.model.apps.values()].filter((l) => !l.removed);
+    const heights = lanes.map((l) => LANE_HEIGHT + (l.pushList.length ? PUSH_ROW : 0));
     const width = this.plotWidth() + LABEL_WIDTH + 10;
-    const height = AXIS_HEIGHT + Math.max(1, lanes.length) * LANE_HEIGHT + 4;
+    const height = AXIS_HEIGHT + (lanes.length ? heights.reduce((sum, h) => sum + h, 0) : LANE_HEIGHT) + 4;
     const [a, b] = this.range();
     const pw = this.plotWidth();
     const x = (t) => LABEL_WIDTH + ((t - a) / (b - a)) * pw;
     const now = this.model.now ?? a;
+    // No virtual time has passed: each app's state now is drawn on to the right edge, so it can be seen.
+    const instant = this.model.instant;
+    const openUntil = instant ? Math.max(now, b) : now;
     const svg = el("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true" });
     const defs = el("defs");
     const hatch = el("pattern", { id: "unloaded-hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse",
@@ -245,45 +275,43 @@ export class LaneView {
       svg.append(t);
     }
 
+    let y = AXIS_HEIGHT;
     lanes.forEach((lane, i) => {
-      const y = AXIS_HEIGHT + i * LANE_HEIGHT;
       const g = el("g", { class: "lane", "data-app": lane.bundleId, "data-state": lane.state });
+      if (i > 0) g.append(el("line", { class: "lane-rule", x1: 0, x2: width, y1: y, y2: y }));
       const label = el("text", { class: "lane-label", x: 6, y: y + 15 });
-      label.textContent = lane.bundleId.length > 24 ? "…" + lane.bundleId.slice(-23) : lane.bundleId;
+      label.textContent = shortId(lane.bundleId, 24);
       const title = el("title");
       title.textContent = `${lane.bundleId}: ${lane.state}`;
       label.append(title);
       g.append(label);
+      const state = el("text", { class: "lane-state", x: 6, y: y + 30 });
+      state.textContent = lane.state;
+      g.append(state);
       // Before the oldest loaded event: no state is drawn, only that the history is not loaded.
       if (unloadedTo !== null && unloadedTo > a) {
         const rect = el("rect", {
           class: "unloaded state-unknown", "data-kind": "history", "data-app": lane.bundleId,
-          x: LABEL_WIDTH, y: y + 4, width: Math.max(2, x(unloadedTo) - LABEL_WIDTH), height: 32,
+          x: LABEL_WIDTH, y: y + 4, width: Math.max(2, x(unloadedTo) - LABEL_WIDTH), height: heights[i] - 8,
         });
         const tt = el("title"); tt.textContent = "history not loaded: scroll the feed up, or pan here, to load it"; rect.append(tt);
         g.append(rect);
       }
       // States: a band, at most one rectangle per pixel column.
-      drawSpans(g, lane.segments, a, b, x, now, (s, x0, w) => el("rect", {
+      drawSpans(g, lane.segments, a, b, x, openUntil, (s, x0, w) => el("rect", {
         class: `seg state-${s.state}`, "data-state": s.state, "data-kind": "segment", "data-app": lane.bundleId,
         "data-ref": String(s.start), x: x0, y: y + 4, width: w, height: 14,
       }), (s) => s.state === "background" || s.state === "active" || s.state === "inactive");
-      drawSpans(g, lane.runList, a, b, x, now, (r, x0, w) => {
-        const rect = el("rect", {
-          class: `run${r.outcome === "expired" ? " expired" : ""}`, "data-kind": "run", "data-app": lane.bundleId,
-          "data-ref": r.id, "data-outcome": r.outcome || "open", x: x0, y: y + 20, width: w, height: 7,
-        });
-        const tt = el("title"); tt.textContent = `${r.kind} ${r.id} ${r.outcome || "open"}`; rect.append(tt);
-        return rect;
-      });
+      drawRuns(g, lane, a, b, x, now, y + 21);
       drawSpans(g, lane.taskList, a, b, x, now, (task, x0, w) => {
         const rect = el("rect", {
           class: "bgtask", "data-kind": "task", "data-app": lane.bundleId, "data-ref": task.id,
-          x: x0, y: y + 29, width: w, height: 7,
+          x: x0, y: y + 33, width: Math.max(w, 4), height: 6,
         });
         const tt = el("title"); tt.textContent = `background task ${task.id} ${task.name || ""} ${task.outcome || "open"}`; rect.append(tt);
         return rect;
       });
+      if (lane.pushList.length) drawPushes(g, lane, a, b, x, y + LANE_HEIGHT + PUSH_ROW / 2 - 2);
       let lastPx = -Infinity;
       for (const exp of lane.expiries) {
         if (exp.at < a || exp.at > b) continue;
@@ -291,11 +319,12 @@ export class LaneView {
         if (px - lastPx < 2) continue;
         lastPx = px;
         const line = el("line", { class: "expiry", "data-kind": "event", "data-app": lane.bundleId,
-                                 "data-ref": String(exp.event.id), x1: px, x2: px, y1: y + 2, y2: y + 38 });
+                                 "data-ref": String(exp.event.id), x1: px, x2: px, y1: y + 2, y2: y + 40 });
         const tt = el("title"); tt.textContent = exp.label; line.append(tt);
         g.append(line);
       }
       svg.append(g);
+      y += heights[i];
     });
 
     if (now >= a && now <= b) {
@@ -304,7 +333,89 @@ export class LaneView {
       svg.append(g);
     }
     this.container.replaceChildren(svg);
+    this.container.dataset.instant = String(instant);
+    if (this.note) {
+      this.note.textContent = instant && lanes.length
+        ? `Every event so far happened at ${new Date(now).toISOString().slice(0, 19).replace("T", " ")} (virtual time): `
+          + "each app's state is drawn on from there. Advance the clock to see time pass."
+        : "";
+      this.note.hidden = !this.note.textContent;
+    }
     if (this.onRange) this.onRange(a, b, this.view === null);
+  }
+}
+
+/**
+ * Runs as bars at least RUN_MIN_WIDTH pixels wide. Runs whose bars would overlap are drawn as one bar that says
+ * how many it holds; clicking it opens the newest of them.
+ */
+function drawRuns(g, lane, a, b, x, now, top) {
+  const groups = [];
+  for (const run of lane.runList) {
+    const end = run.end ?? now;
+    if (end < a || run.start > b) continue;
+    const x0 = Math.max(x(run.start), x(a));
+    const x1 = Math.max(x(Math.min(end, b)), x0 + RUN_MIN_WIDTH);
+    const last = groups[groups.length - 1];
+    if (last && x0 < last.x1 + 1) { last.runs.push(run); last.x1 = Math.max(last.x1, x1); }
+    else groups.push({ x0, x1, runs: [run] });
+  }
+  for (const group of groups) {
+    const run = group.runs[group.runs.length - 1];
+    const expired = group.runs.some((r) => r.outcome === "expired");
+    const rect = el("rect", {
+      class: `run${expired ? " expired" : ""}${group.runs.length > 1 ? " many" : ""}`, "data-kind": "run", "data-app": lane.bundleId, "data-ref": run.id,
+      "data-outcome": expired ? "expired" : (run.outcome || "open"), "data-count": group.runs.length,
+      x: group.x0, y: top, width: group.x1 - group.x0, height: 10, rx: 2,
+    });
+    const tt = el("title");
+    const lines = group.runs.slice(-5).map((r) => `${r.kind} ${r.id} ${r.outcome || "open"}`);
+    tt.textContent = group.runs.length > 1 ? `${group.runs.length} runs (newest last):\n${lines.join("\n")}` : lines[0];
+    rect.append(tt);
+    g.append(rect);
+  }
+}
+
+/**
+ * One mark per push where it arrived, shaped and coloured by what became of it: delivered (a filled circle),
+ * deferred and still waiting (a diamond), coalesced (a hollow circle), dropped (a cross). A push decided later
+ * than it arrived (deferred first) gets a line from its arrival to a second mark where it was decided.
+ * Marks closer than 4 pixels to the last one of the same outcome are left out.
+ */
+function drawPushes(g, lane, a, b, x, cy) {
+  const lastPx = {};
+  for (const push of lane.pushList) {
+    const decided = push.resolvedAt ?? push.at;
+    if (decided < a || push.at > b) continue;
+    const px = x(push.at);
+    const dx = x(decided);
+    if (Math.abs(px - (lastPx[push.outcome] ?? -Infinity)) < 4 && dx - px < 4) continue;
+    lastPx[push.outcome] = px;
+    const mark = el("g", { class: `push push-${push.outcome}`, "data-kind": "push", "data-app": lane.bundleId,
+                           "data-ref": push.id, "data-outcome": push.outcome, "data-deferred": String(push.deferred) });
+    const tt = el("title");
+    tt.textContent = `push ${push.id}: ${push.events.map((e) => e.type.slice(5)).join(" → ")}`;
+    mark.append(tt);
+    if (dx - px >= 4) {
+      mark.append(el("line", { class: "push-wait", x1: px, x2: dx, y1: cy, y2: cy }));
+      mark.append(shape("deferred", px, cy));
+      mark.append(el("circle", { class: "push-hit", cx: dx, cy, r: 8 }));
+      mark.append(shape(push.outcome, dx, cy));
+    } else {
+      mark.append(el("circle", { class: "push-hit", cx: px, cy, r: 8 }));
+      mark.append(shape(push.outcome, px, cy));
+    }
+    g.append(mark);
+  }
+}
+
+function shape(outcome, cx, cy) {
+  switch (outcome) {
+    case "delivered": return el("circle", { class: "pm pm-delivered", cx, cy, r: 5 });
+    case "deferred": return el("path", { class: "pm pm-deferred", d: `M${cx} ${cy - 6}l6 6l-6 6l-6 -6z` });
+    case "coalesced": return el("circle", { class: "pm pm-coalesced", cx, cy, r: 4.5 });
+    case "dropped": return el("path", { class: "pm pm-dropped", d: `M${cx - 5} ${cy - 5}l10 10M${cx + 5} ${cy - 5}l-10 10` });
+    default: return el("path", { class: "pm pm-received", d: `M${cx - 5} ${cy - 4}h10l-5 9z` });
   }
 }
 

@@ -124,6 +124,8 @@ def driver():
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1600,1000",
                 "--disable-gpu", "--force-color-profile=srgb"):
         options.add_argument(arg)
+    # The page's console (errors such as a resource answered 404) for the tests to read.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     path = chromium_path()
     if path:
         options.binary_location = path
@@ -151,3 +153,26 @@ def sign_in(driver, service, key=API_KEY):
     field = driver.find_element(By.ID, "apikey")
     field.send_keys(key)
     driver.find_element(By.CSS_SELECTOR, "#signin-form button[type=submit]").click()
+
+
+def set_viewport(driver, width, height, dark=False):
+    """Chromium's page area set to exactly width×height CSS pixels, in light or dark mode."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+
+def openapi_event_types():
+    """The event types openapi.yaml documents (the EventType schema's enum)."""
+    lines = (ROOT / "openapi.yaml").read_text().splitlines()
+    start = lines.index("    EventType:")
+    enum = next(i for i in range(start, len(lines)) if lines[i].strip() == "enum:")
+    types = []
+    for line in lines[enum + 1:]:
+        if not line.strip():
+            continue
+        if not line.startswith("        - "):
+            break
+        types.append(line.strip()[2:])
+    return types

@@ -1,10 +1,12 @@
 """The dashboard in headless Chromium against the real service."""
+import json
 import time
+import urllib.request
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from conftest import API_KEY, screenshot, sign_in, wait
+from conftest import API_KEY, ROOT, openapi_event_types, screenshot, set_viewport, sign_in, wait
 
 SAMPLE = "com.example.sample"
 PAGE_SIZE = 500  # the dashboard's page of history
@@ -435,3 +437,335 @@ def test_a_live_burst_of_ten_thousand_events(service, driver):
     t0 = time.time()
     driver.execute_script("return document.querySelectorAll('#lanes rect').length")
     assert time.time() - t0 < 1
+
+
+# ---------------------------------------------------------------- the polish of issue 10: data as a person has it
+
+SIGNAL = "org.whispersystems.signal.notificationserviceextension"
+
+
+def push(service, base, topic, expiration=None, collapse=None):
+    """A background push to `topic`; answers its outcome (`delivered`, `deferred`, `dropped`)."""
+    headers = {"apns-topic": topic, "apns-push-type": "background", "apns-priority": "5"}
+    if expiration is not None:
+        headers["apns-expiration"] = str(expiration)
+    if collapse:
+        headers["apns-collapse-id"] = collapse
+    return service.api("POST", f"{base}/push", {"aps": {"content-available": 1}}, headers=headers)
+
+
+def device_with_pushes(service, name="My iPhone"):
+    """A device with an app of a long bundle id that gets background pushes while suspended: some delivered, some
+    throttled (deferred, then coalesced or delivered later), some dropped (force quit, expired); with a refused task
+    request and a termination on the way. Answers the device, its path and the outcomes the service answered."""
+    device = create_device(service, name)
+    base = f"/v1/devices/{device['id']}"
+    service.api("POST", f"{base}/apps", {
+        "bundleId": SIGNAL, "displayName": "Signal",
+        "infoPlist": {"UIBackgroundModes": ["remote-notification", "fetch"],
+                      "BGTaskSchedulerPermittedIdentifiers": [f"{SIGNAL}.refresh"]},
+        "behavior": {"remoteNotification": {"completeAfter": 3, "result": "newData"}}})
+    service.api("POST", f"{base}/apps", {"bundleId": SAMPLE, "infoPlist": {"UIBackgroundModes": ["fetch"]}})
+    service.api("POST", f"{base}/apps/{SIGNAL}/launch")
+    service.api("POST", f"{base}/apps/{SIGNAL}/task-requests", {"kind": "appRefresh", "identifier": f"{SIGNAL}.refresh"})
+    # A second request of the kind with another identifier is refused (taskRequest.rejected).
+    service.request("POST", f"{base}/apps/{SIGNAL}/task-requests", {"kind": "appRefresh", "identifier": "not.permitted"})
+    service.api("POST", f"{base}/apps/{SIGNAL}/background")
+    service.api("POST", f"{base}/clock/advance", {"seconds": 600})
+    outcomes = []
+    for _ in range(5):  # past the profile's pushes per hour: the rest are deferred, a newer one replacing the older
+        outcomes.append(push(service, base, SIGNAL)["outcome"])
+        service.api("POST", f"{base}/clock/advance", {"seconds": 120})
+    service.api("POST", f"{base}/clock/advance", {"seconds": 3 * 3600})   # the deferred one is delivered later
+    now = service.api("GET", base)["clock"]["now"]
+    expires = int(time.mktime(time.strptime(now[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone) + 600
+    for _ in range(4):
+        push(service, base, SIGNAL)
+    outcomes.append(push(service, base, SIGNAL, expiration=expires)["outcome"])   # waits, then expires
+    service.api("POST", f"{base}/clock/advance", {"seconds": 1200})
+    service.api("POST", f"{base}/apps/{SAMPLE}/launch")
+    service.api("POST", f"{base}/apps/{SIGNAL}/force-quit")
+    outcomes.append(push(service, base, SIGNAL)["outcome"])   # dropped: force quit
+    service.api("POST", f"{base}/clock/advance", {"seconds": 600})
+    return device, base, outcomes
+
+
+def run_scenario(service, file_name):
+    """Runs an example scenario on the service (a new device of the tenant, named after the scenario)."""
+    scenario = json.loads((ROOT / "Examples/scenarios" / file_name).read_text())
+    return service.api("POST", "/v1/scenarios/run", scenario)
+
+
+def open_device(driver, device_id):
+    driver.execute_script("location.hash = arguments[0]", f"device={device_id}")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'#device-list a[data-device-id="{device_id}"]')
+         .get_attribute("aria-current") == "page", message="device opened")
+    wait_live(driver)
+
+
+def svg_boxes(driver, selector):
+    """The bounding boxes (x, y, width, height in CSS pixels) of the SVG elements `selector` finds."""
+    return driver.execute_script("""return [...document.querySelectorAll(arguments[0])].map((e) => {
+        const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; });""", selector)
+
+
+def test_pushes_and_runs_are_marks_to_see_and_click(service, driver):
+    """Every push is a mark on its app's lane, shaped by what became of it; runs are bars wide enough to click."""
+    device, base, outcomes = device_with_pushes(service)
+    assert {"delivered", "deferred", "dropped"} <= set(outcomes), outcomes
+    set_viewport(driver, 1400, 900)
+    sign_in(driver, service)
+    wait_live(driver)
+    lane = f'#lanes g.lane[data-app="{SIGNAL}"]'
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"{lane} .push"), message="push marks")
+    api_pushes = {e["data"]["apnsId"] for e in service.api("GET", f"{base}/events?limit=500")["items"]
+                  if e["type"] == "push.received"}
+    marks = driver.find_elements(By.CSS_SELECTOR, f"{lane} .push")
+    shown = {m.get_attribute("data-ref") for m in marks}
+    assert shown <= api_pushes and len(shown) >= 6, (shown, api_pushes)
+    seen = {m.get_attribute("data-outcome") for m in marks}
+    assert {"delivered", "coalesced", "dropped"} <= seen, seen
+    # A push deferred first, delivered at a later opportunity: a line from its arrival to its delivery.
+    assert driver.find_elements(By.CSS_SELECTOR, f'{lane} .push[data-deferred="true"][data-outcome="delivered"] .push-wait')
+    # Marks a person can see: at least 9 px across; runs at least 8 px wide although they last 3 s of 4 h.
+    for box in svg_boxes(driver, f"{lane} .push .pm"):
+        assert box[2] >= 8 and box[3] >= 8, box
+    runs = svg_boxes(driver, f"{lane} rect.run")
+    assert runs and all(w >= 8 and h >= 10 for _, _, w, h in runs), runs
+    screenshot(driver, "12-push-marks")
+
+    # A dropped push opens its story; a run opens its detail.
+    click_fresh(driver, f'{lane} .push[data-outcome="dropped"] .pm')
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Push "), message="push detail")
+    types = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#detail-body .push-events tbody tr td:nth-child(2)")]
+    assert types[0] == "push.received" and types[-1] == "push.dropped", types
+    reasons = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#detail-body .push-events tbody tr td:nth-child(3)")]
+    assert reasons[-1] in ("expired", "forceQuit"), reasons
+    # The long bundle id and the table fit the panel: nothing to scroll sideways.
+    assert driver.execute_script("const d = document.getElementById('detail'); return d.scrollWidth <= d.clientWidth")
+    screenshot(driver, "12-push-detail")
+    click_fresh(driver, f'{lane} rect.run[data-outcome="newData"]')
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Run run_"), message="run detail")
+
+
+def test_every_event_type_has_a_human_summary(service, driver):
+    """Each type openapi.yaml documents has its own sentence in the feed; none shows raw JSON."""
+    documented = openapi_event_types()
+    device, base, _ = device_with_pushes(service)
+    for name in sorted(p.name for p in (ROOT / "Examples/scenarios").glob("*.json")):
+        run_scenario(service, name)
+    sign_in(driver, service)
+    open_device(driver, device["id"])
+    assert set(documented) <= set(driver.execute_script("return window.__bgemu.summaryTypes()"))
+    # The live stream listens for every documented type (EventSource hands named events only to their listeners).
+    assert set(documented) <= set(driver.execute_script("return window.__bgemu.eventTypes()"))
+
+    # Every event the service recorded on every device, summarized by the page's own code.
+    events = []
+    for d in service.api("GET", "/v1/devices?limit=500")["items"]:
+        events += device_event_list(service, d["id"])
+    summaries = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        import("/js/summaries.js").then((m) => done(arguments[0].map((e) => [e.type, m.summarize(e)])));""", events)
+    seen = {t for t, _ in summaries}
+    assert len(seen) >= 25 and {"taskRequest.submitted", "taskRequest.rejected", "app.terminated", "push.deferred"} <= seen, sorted(seen)
+    for event_type, text in summaries:
+        assert text and "{" not in text and '":' not in text, (event_type, text)
+    # A documented type with no data at all still reads as words, not as an error.
+    empty = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        import("/js/summaries.js").then((m) => done(arguments[0].map((t) => m.summarize({type: t, data: {}}))));""", documented)
+    assert all(isinstance(t, str) and "{" not in t for t in empty), empty
+
+    # The three the issue names, as the feed shows them.
+    driver.find_element(By.ID, "follow").click()
+    # app.terminated says why, and what the app was before when the event tells (under either field name).
+    said = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        import("/js/summaries.js").then((m) => done([{previousState: "suspended"}, {wasRunning: true}, {}].map((d) =>
+          m.summarize({type: "app.terminated", data: {reason: "memoryPressure", ...d}}))));""")
+    assert said == ["terminated: memoryPressure · was suspended", "terminated: memoryPressure · was running",
+                    "terminated: memoryPressure"], said
+    for event_type, words in (("app.terminated", ["terminated: watchdog"]),
+                              ("taskRequest.rejected", ["appRefresh not.permitted refused: notPermitted"]),
+                              ("taskRequest.submitted", ["appRefresh", "submitted"])):
+        text = driver.execute_script("""const feed = document.getElementById('feed');
+            const event = arguments[0];
+            const index = window.__bgemu.feedTypes().indexOf(event);
+            feed.scrollTop = Math.max(0, index * 24 - 48);
+            return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => {
+              const row = document.querySelector(`#feed .feed-row[data-type="${event}"] .summary`);
+              r(row ? row.textContent : null); })));""", event_type)
+        assert text and all(w in text for w in words), (event_type, text)
+    screenshot(driver, "13-event-summaries")
+
+
+def device_event_list(service, device_id):
+    items, cursor = [], None
+    while True:
+        page = service.api("GET", f"/v1/devices/{device_id}/events?limit=500" + (f"&cursor={cursor}" if cursor else ""))
+        items += page["items"]
+        cursor = page["nextCursor"]
+        if not cursor:
+            return items
+
+
+def test_long_bundle_ids_are_shortened_in_the_middle(service, driver):
+    device, base, _ = device_with_pushes(service)
+    set_viewport(driver, 1400, 900)
+    sign_in(driver, service)
+    wait_live(driver)
+    lane = f'#lanes g.lane[data-app="{SIGNAL}"]'
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, lane), message="lane")
+    label = driver.find_element(By.CSS_SELECTOR, f"{lane} .lane-label")
+    text = driver.execute_script("return arguments[0].firstChild.textContent", label)
+    head, _, tail = text.partition("…")
+    assert tail and SIGNAL.startswith(head) and SIGNAL.endswith(tail) and len(text) <= 24, text
+    assert head.startswith("org.whisper"), text
+    assert driver.execute_script("return arguments[0].querySelector('title').textContent", label).startswith(SIGNAL)
+    # The label stays left of the plot.
+    box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right];", label)
+    plot = driver.execute_script("return document.querySelector('#lanes svg').getBoundingClientRect().left + 170")
+    assert box[1] <= plot, (box, plot)
+    # The feed's app column and the app menu: short, with the whole id on hover.
+    cells = driver.find_elements(By.CSS_SELECTOR, "#feed .feed-row .app")
+    long_cells = [c for c in cells if c.get_attribute("title") == SIGNAL]
+    assert long_cells and all("…" in c.text and c.text != SIGNAL for c in long_cells)
+    assert all(c.get_property("scrollWidth") <= c.get_property("clientWidth") + 1 for c in long_cells)
+    option = driver.find_element(By.CSS_SELECTOR, f'#app-select option[value="{SIGNAL}"]')
+    assert "…" in option.text and option.get_attribute("title") == SIGNAL
+    screenshot(driver, "14-long-bundle-id")
+    # With the detail panel open the feed is narrower; the short ids still fit their column.
+    click_fresh(driver, f'{lane} .push[data-outcome="delivered"] .pm')
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Push "), message="push detail")
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
+    fits = driver.execute_script("""return [...document.querySelectorAll('#feed .feed-row .app')]
+        .map((c) => [c.textContent, c.scrollWidth <= c.clientWidth + 1]);""")
+    assert fits and all(ok for _, ok in fits), fits
+
+
+def test_device_list_search_groups_and_delete(service, driver):
+    """Scenario runs (devices named after their scenario) fold into a group; a search finds a device; delete asks first."""
+    mine = create_device(service, "My iPhone")
+    menu = [run_scenario(service, "silent-push-menu.json")["deviceId"] for _ in range(3)]
+    audio = run_scenario(service, "background-audio.json")["deviceId"]
+    set_viewport(driver, 1400, 900)
+    sign_in(driver, service)
+    wait_live(driver)
+
+    def listed():
+        return [a.get_attribute("data-device-id") for a in driver.find_elements(By.CSS_SELECTOR, "#device-list a")
+                if a.is_displayed()]
+
+    # Devices with a name of their own first; the three runs of one scenario in one closed group, with its count.
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#device-list a")) == 5, message="five devices")
+    group = driver.find_element(By.CSS_SELECTOR, '#device-list .device-group[data-name="Silent push updates the menu"]')
+    assert group.find_element(By.CSS_SELECTOR, ".count").text == "3"
+    assert not driver.execute_script("return arguments[0].querySelector('details').open", group)
+    assert listed()[:2] == [mine["id"], audio] and not set(menu) & set(listed())
+    assert driver.find_element(By.ID, "device-count").text == "5"
+
+    # The search: by name (a group opens to show its matches), by id.
+    search = driver.find_element(By.ID, "device-search")
+    search.send_keys("menu")
+    wait(driver, lambda d: set(listed()) == set(menu), message="the three menu runs")
+    screenshot(driver, "15-device-search")
+    search.clear()
+    search.send_keys(audio[-8:])
+    wait(driver, lambda d: listed() == [audio], message="found by id")
+    search.send_keys("nothing")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#device-list .no-match"), message="no match said")
+    driver.execute_script("const s = document.getElementById('device-search'); s.value = ''; s.dispatchEvent(new Event('input'));")
+    wait(driver, lambda d: len(listed()) == 2, message="all again")
+
+    # Delete asks first; Cancel keeps the device.
+    click_fresh(driver, f'#device-list li[data-device-id="{audio}"] .delete-device')
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#device-list li[data-device-id="{audio}"] .confirm-delete'))
+    screenshot(driver, "15-device-delete-confirm")
+    click_fresh(driver, "#device-list .confirm-no")
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".confirm-delete"), message="confirmation gone")
+    assert service.request("GET", f"/v1/devices/{audio}")[0] == 200
+    # Delete for real: gone from the service and from the list.
+    click_fresh(driver, f'#device-list li[data-device-id="{audio}"] .delete-device')
+    click_fresh(driver, "#device-list .confirm-yes")
+    wait(driver, lambda d: "Deleted" in d.find_element(By.ID, "device-list-status").text, message="deleted")
+    assert service.request("GET", f"/v1/devices/{audio}")[0] == 404
+    wait(driver, lambda d: audio not in [a.get_attribute("data-device-id") for a in d.find_elements(By.CSS_SELECTOR, "#device-list a")])
+    # Deleting the device shown shows another one.
+    click_fresh(driver, f'#device-list li[data-device-id="{mine["id"]}"] .delete-device')
+    click_fresh(driver, "#device-list .confirm-yes")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#device-list a[aria-current="page"]')
+         and d.find_element(By.CSS_SELECTOR, '#device-list a[aria-current="page"]').get_attribute("data-device-id") in menu,
+         message="another device shown")
+    assert service.request("GET", f"/v1/devices/{mine['id']}")[0] == 404
+    wait_live(driver)
+    screenshot(driver, "15-device-list-after-delete")
+
+
+def feed_in_view(driver):
+    """Where the feed sits in the window: its box, the window's height, and whether the page scrolls."""
+    return driver.execute_script("""const f = document.getElementById('feed').getBoundingClientRect();
+        const v = document.getElementById('device-view');
+        return {top: f.top, bottom: f.bottom, height: f.height, window: innerHeight,
+                scrolls: v.scrollHeight > v.clientHeight + 1 || document.documentElement.scrollHeight > innerHeight + 1};""")
+
+
+def test_feed_visible_without_scrolling_at_1400_by_900(service, driver):
+    """In a 1400×900 window (its page area 1400×820 under the browser's bars), light and dark, with the detail open:
+    the whole event feed is on screen, at least eight rows tall, without scrolling."""
+    device, base, _ = device_with_pushes(service)
+    for dark in (False, True):
+        set_viewport(driver, 1400, 820, dark)
+        if dark:
+            driver.refresh()
+        else:
+            sign_in(driver, service)
+        wait_live(driver)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#lanes .push"), message="lanes drawn")
+        where = feed_in_view(driver)
+        assert not where["scrolls"] and where["bottom"] <= where["window"] and where["height"] >= 8 * 24, where
+        screenshot(driver, f"16-1400x900-{'dark' if dark else 'light'}")
+        click_fresh(driver, f'#lanes .push[data-outcome="delivered"] .pm')
+        wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Push "), message="push detail")
+        where = feed_in_view(driver)
+        assert not where["scrolls"] and where["bottom"] <= where["window"] and where["height"] >= 8 * 24, where
+        screenshot(driver, f"16-1400x900-detail-{'dark' if dark else 'light'}")
+
+
+def test_timeline_shows_a_device_where_no_time_has_passed(service, driver):
+    """Every event at one instant: each app's state is still drawn (on to the right edge), and the page says why."""
+    device = create_device(service, "Just made")
+    base = f"/v1/devices/{device['id']}"
+    service.api("POST", f"{base}/apps", {"bundleId": SAMPLE, "infoPlist": {"UIBackgroundModes": ["fetch"]}})
+    service.api("POST", f"{base}/apps", {"bundleId": SIGNAL, "infoPlist": {"UIBackgroundModes": ["remote-notification"]}})
+    service.api("POST", f"{base}/apps/{SIGNAL}/launch")
+    push(service, base, SAMPLE)   # dropped at once: the app lacks the mode
+    assert len({e["at"] for e in service.api("GET", f"{base}/events")["items"]}) == 1
+    set_viewport(driver, 1400, 900)
+    sign_in(driver, service)
+    wait_live(driver)
+    wait(driver, lambda d: d.find_element(By.ID, "lanes").get_attribute("data-instant") == "true", message="one instant")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lanes g.lane")) == 2, message="two lanes")
+    for app, state in ((SIGNAL, "active"), (SAMPLE, "notRunning")):
+        boxes = svg_boxes(driver, f'#lanes g.lane[data-app="{app}"] rect.seg[data-state="{state}"]')
+        assert boxes and max(w for _, _, w, _ in boxes) > 400, (app, boxes)
+    assert driver.find_elements(By.CSS_SELECTOR, f'#lanes g.lane[data-app="{SAMPLE}"] .push[data-outcome="dropped"]')
+    note = driver.find_element(By.ID, "lanes-note")
+    assert note.is_displayed() and "Advance the clock" in note.text
+    screenshot(driver, "17-single-instant")
+    # Once time passes, the states are drawn as they lasted, and the note goes.
+    driver.find_element(By.CSS_SELECTOR, '[data-advance="60"]').click()
+    wait(driver, lambda d: d.find_element(By.ID, "lanes").get_attribute("data-instant") == "false", message="time passed")
+    wait(driver, lambda d: not d.find_element(By.ID, "lanes-note").is_displayed())
+
+
+def test_favicon_is_served(service, driver):
+    """The browser's request for /favicon.ico is answered with an icon (no 404), and the page links an SVG one."""
+    with urllib.request.urlopen(service.base + "/favicon.ico") as r:
+        assert r.status == 200 and r.headers["Content-Type"] == "image/vnd.microsoft.icon"
+        assert r.read(4) == b"\0\0\1\0"
+    with urllib.request.urlopen(service.base + "/favicon.svg") as r:
+        assert r.status == 200 and r.headers["Content-Type"].startswith("image/svg+xml")
+    sign_in(driver, service)
+    wait(driver, lambda d: view(d) == "main")
+    assert driver.execute_script("return fetch('/favicon.ico').then((r) => r.status)") == 200
+    time.sleep(0.5)
+    errors = [e["message"] for e in driver.get_log("browser") if "404" in e["message"] or "favicon" in e["message"]]
+    assert not errors, errors

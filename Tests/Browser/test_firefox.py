@@ -3,11 +3,15 @@
 No geckodriver: Firefox serves WebDriver BiDi itself (firefox_bidi.py). Skipped only when no Firefox is installed.
 Screenshots go to artifacts/firefox-*.png.
 """
+import json
+import time
+
 import pytest
 
-from conftest import API_KEY, ARTIFACTS
-from firefox_bidi import Firefox, firefox_binary
-from test_dashboard import DARK_BACKGROUND, SAMPLE, create_device, device_event_ids, device_with_expirations
+from conftest import API_KEY, ARTIFACTS, openapi_event_types
+from firefox_bidi import BiDiError, Firefox, firefox_binary
+from test_dashboard import (DARK_BACKGROUND, SAMPLE, SIGNAL, create_device, device_event_ids, device_event_list,
+                            device_with_expirations, device_with_pushes, run_scenario)
 
 
 def open_firefox(tmp_path, prefs=None):
@@ -232,3 +236,192 @@ def test_dark_mode_expirations_and_the_unreachable_state(service, dark_firefox):
     firefox.click("#retry")
     firefox.wait_for(lambda: view(firefox) == "main", message="back after retry")
     wait_live(firefox)
+
+
+# ---------------------------------------------------------------- the polish of issue 10, in Firefox
+
+def sign_in_at(firefox, service, width=1400, height=900, live=True):
+    """Signs in on a page area of width×height CSS pixels and waits for the first device to be live."""
+    firefox.command("browsingContext.setViewport",
+                    {"context": firefox.context, "viewport": {"width": width, "height": height}})
+    firefox.navigate(service.base + "/")
+    firefox.wait_for(lambda: view(firefox) == "signin", message="sign-in view")
+    submit_key(firefox, API_KEY)
+    if live:
+        wait_live(firefox)
+    else:
+        firefox.wait_for(lambda: view(firefox) == "main", message="main view")
+
+
+def click_fresh(firefox, selector, attempts=20):
+    """Clicks what `selector` finds, again if the page redrew it between the find and the click (the lanes and the
+    device list are rebuilt as events and refreshes arrive)."""
+    for attempt in range(attempts):
+        try:
+            firefox.click(selector)
+            return
+        except BiDiError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.1)
+
+
+def boxes(firefox, selector):
+    return firefox.call("""(s) => [...document.querySelectorAll(s)].map((e) => {
+        const r = e.getBoundingClientRect(); return [r.width, r.height]; })""", selector)
+
+
+def test_pushes_and_runs_are_marks_to_see_and_click(service, firefox):
+    device, base, outcomes = device_with_pushes(service)
+    sign_in_at(firefox, service)
+    lane = f'#lanes g.lane[data-app="{SIGNAL}"]'
+    firefox.wait_for_node(f"{lane} .push")
+    seen = set(firefox.call("(s) => [...document.querySelectorAll(s)].map((m) => m.dataset.outcome)", f"{lane} .push"))
+    assert {"delivered", "coalesced", "dropped"} <= seen, seen
+    assert firefox.locate(f'{lane} .push[data-deferred="true"][data-outcome="delivered"] .push-wait')
+    assert all(w >= 8 and h >= 8 for w, h in boxes(firefox, f"{lane} .push .pm"))
+    runs = boxes(firefox, f"{lane} rect.run")
+    assert runs and all(w >= 8 and h >= 10 for w, h in runs), runs
+    screenshot(firefox, "12-push-marks")
+    click_fresh(firefox, f'{lane} .push[data-outcome="dropped"] .pm')
+    firefox.wait_for(lambda: (text(firefox, "#detail-title") or "").startswith("Push "), message="push detail")
+    kinds = firefox.evaluate("[...document.querySelectorAll('#detail-body .push-events tbody tr td:nth-child(2)')].map((c) => c.textContent)")
+    assert kinds[0] == "push.received" and kinds[-1] == "push.dropped", kinds
+    assert firefox.evaluate("document.getElementById('detail').scrollWidth <= document.getElementById('detail').clientWidth")
+    click_fresh(firefox, f'{lane} rect.run[data-outcome="newData"]')
+    firefox.wait_for(lambda: (text(firefox, "#detail-title") or "").startswith("Run run_"), message="run detail")
+    screenshot(firefox, "12-push-detail")
+
+
+def test_every_event_type_has_a_human_summary(service, firefox):
+    documented = openapi_event_types()
+    device, base, _ = device_with_pushes(service)
+    for name in ("background-audio.json", "downloads-while-terminated.json", "silent-push-menu.json"):
+        run_scenario(service, name)
+    sign_in_at(firefox, service)
+    assert set(documented) <= set(firefox.evaluate("window.__bgemu.summaryTypes()"))
+    assert set(documented) <= set(firefox.evaluate("window.__bgemu.eventTypes()"))
+    events = []
+    for d in service.api("GET", "/v1/devices?limit=500")["items"]:
+        events += device_event_list(service, d["id"])
+    summaries = firefox.call("""(json) => import("/js/summaries.js")
+        .then((m) => JSON.parse(json).map((e) => [e.type, m.summarize(e)]))""", json.dumps(events))
+    assert {"taskRequest.submitted", "taskRequest.rejected", "app.terminated", "transfer.completed"} <= {t for t, _ in summaries}
+    for event_type, summary in summaries:
+        assert summary and "{" not in summary and '":' not in summary, (event_type, summary)
+    firefox.click("#follow")
+    said = firefox.evaluate("""import("/js/summaries.js").then((m) => [{previousState: "suspended"}, {wasRunning: false}]
+        .map((d) => m.summarize({type: "app.terminated", data: {reason: "crash", ...d}})))""")
+    assert said == ["terminated: crash · was suspended", "terminated: crash · was not running"], said
+    for event_type, words in (("app.terminated", ["terminated: "]),
+                              ("taskRequest.rejected", ["refused: notPermitted"]),
+                              ("taskRequest.submitted", ["appRefresh", "submitted"])):
+        summary = firefox.call("""(type) => {
+            const feed = document.getElementById('feed');
+            feed.scrollTop = Math.max(0, window.__bgemu.feedTypes().indexOf(type) * 24 - 48);
+            return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => {
+              const row = document.querySelector(`#feed .feed-row[data-type="${type}"] .summary`);
+              r(row ? row.textContent : null); })));
+        }""", event_type)
+        assert summary and all(w in summary for w in words), (event_type, summary)
+    screenshot(firefox, "13-event-summaries")
+
+
+def test_long_bundle_ids_are_shortened_in_the_middle(service, firefox):
+    device_with_pushes(service)
+    sign_in_at(firefox, service)
+    label = f'#lanes g.lane[data-app="{SIGNAL}"] .lane-label'
+    firefox.wait_for_node(label)
+    shown = firefox.call("(s) => document.querySelector(s).firstChild.textContent", label)
+    head, _, tail = shown.partition("…")
+    assert head.startswith("org.whisper") and tail and SIGNAL.endswith(tail) and len(shown) <= 24, shown
+    assert firefox.call("(s) => document.querySelector(s).querySelector('title').textContent", label).startswith(SIGNAL)
+    cells = firefox.evaluate(f"""[...document.querySelectorAll('#feed .feed-row .app')].filter((c) => c.title === '{SIGNAL}')
+        .map((c) => [c.textContent, c.scrollWidth <= c.clientWidth + 1])""")
+    assert cells and all("…" in t and fits for t, fits in cells), cells[:3]
+    screenshot(firefox, "14-long-bundle-id")
+
+
+def test_device_list_search_groups_and_delete(service, firefox):
+    mine = create_device(service, "My iPhone")
+    menu = [run_scenario(service, "silent-push-menu.json")["deviceId"] for _ in range(3)]
+    audio = run_scenario(service, "background-audio.json")["deviceId"]
+    sign_in_at(firefox, service)
+
+    def listed():
+        return firefox.evaluate("[...document.querySelectorAll('#device-list a')].filter((a) => a.checkVisibility())"
+                                ".map((a) => a.dataset.deviceId)")
+
+    firefox.wait_for(lambda: len(firefox.locate("#device-list a")) == 5, message="five devices")
+    group = '#device-list .device-group[data-name="Silent push updates the menu"]'
+    assert text(firefox, f"{group} .count") == "3"
+    assert listed() == [mine["id"], audio]
+    firefox.type("#device-search", "menu")
+    firefox.wait_for(lambda: set(listed()) == set(menu), message="the menu runs")
+    screenshot(firefox, "15-device-search")
+    firefox.evaluate("(() => { const s = document.getElementById('device-search'); s.value = ''; s.dispatchEvent(new Event('input')); })()")
+    firefox.wait_for(lambda: listed() == [mine["id"], audio], message="all again, the group closed")
+
+    click_fresh(firefox, f'#device-list li[data-device-id="{audio}"] .delete-device')
+    firefox.wait_for_node(f'#device-list li[data-device-id="{audio}"] .confirm-delete')
+    screenshot(firefox, "15-device-delete-confirm")
+    click_fresh(firefox, "#device-list .confirm-no")
+    firefox.wait_for(lambda: not firefox.locate(".confirm-delete"), message="asked no more")
+    assert service.request("GET", f"/v1/devices/{audio}")[0] == 200
+    click_fresh(firefox, f'#device-list li[data-device-id="{audio}"] .delete-device')
+    click_fresh(firefox, "#device-list .confirm-yes")
+    firefox.wait_for(lambda: "Deleted" in (text(firefox, "#device-list-status") or ""), message="deleted")
+    assert service.request("GET", f"/v1/devices/{audio}")[0] == 404
+    firefox.wait_for(lambda: audio not in listed(), message="gone from the list")
+
+
+def feed_in_view(firefox):
+    return firefox.evaluate("""(() => { const f = document.getElementById('feed').getBoundingClientRect();
+        const v = document.getElementById('device-view');
+        return {bottom: f.bottom, height: f.height, window: innerHeight,
+                scrolls: v.scrollHeight > v.clientHeight + 1 || document.documentElement.scrollHeight > innerHeight + 1}; })()""")
+
+
+def check_feed_in_view(firefox, name):
+    firefox.wait_for_node("#lanes .push")
+    where = feed_in_view(firefox)
+    assert not where["scrolls"] and where["bottom"] <= where["window"] and where["height"] >= 8 * 24, where
+    screenshot(firefox, f"16-1400x900-{name}")
+    click_fresh(firefox, '#lanes .push[data-outcome="delivered"] .pm')
+    firefox.wait_for(lambda: (text(firefox, "#detail-title") or "").startswith("Push "), message="push detail")
+    where = feed_in_view(firefox)
+    assert not where["scrolls"] and where["bottom"] <= where["window"] and where["height"] >= 8 * 24, where
+    screenshot(firefox, f"16-1400x900-detail-{name}")
+
+
+def test_feed_visible_without_scrolling_at_1400_by_900(service, firefox):
+    device_with_pushes(service)
+    sign_in_at(firefox, service, 1400, 820)   # a 1400×900 window's page area under the browser's bars
+    check_feed_in_view(firefox, "light")
+
+
+def test_feed_visible_without_scrolling_at_1400_by_900_dark(service, dark_firefox):
+    device_with_pushes(service)
+    sign_in_at(dark_firefox, service, 1400, 820)
+    assert dark_firefox.evaluate("getComputedStyle(document.body).backgroundColor") == DARK_BACKGROUND
+    check_feed_in_view(dark_firefox, "dark")
+
+
+def test_timeline_shows_a_device_where_no_time_has_passed(service, firefox):
+    device = create_device(service, "Just made")
+    base = f"/v1/devices/{device['id']}"
+    service.api("POST", f"{base}/apps", {"bundleId": SIGNAL, "infoPlist": {"UIBackgroundModes": ["remote-notification"]}})
+    service.api("POST", f"{base}/apps/{SIGNAL}/launch")
+    sign_in_at(firefox, service)
+    firefox.wait_for("document.getElementById('lanes').dataset.instant === 'true'", message="one instant")
+    widths = [w for w, _ in boxes(firefox, f'#lanes g.lane[data-app="{SIGNAL}"] rect.seg[data-state="active"]')]
+    assert widths and max(widths) > 400, widths
+    assert visible(firefox, "lanes-note") and "Advance the clock" in text(firefox, "#lanes-note")
+    screenshot(firefox, "17-single-instant")
+
+
+def test_favicon_is_served(service, firefox):
+    sign_in_at(firefox, service, live=False)
+    assert firefox.evaluate("fetch('/favicon.ico').then((r) => r.status)") == 200
+    assert firefox.evaluate("fetch('/favicon.ico').then((r) => r.headers.get('content-type'))") == "image/vnd.microsoft.icon"
+    assert firefox.evaluate("document.querySelector('link[rel=icon]').href").endswith("/favicon.svg")

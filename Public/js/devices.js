@@ -1,0 +1,148 @@
+// The device list of the sidebar: a search box, the devices, and a delete action that asks first.
+// Devices that share a name (a scenario run again and again makes one per run, named after the scenario) are
+// folded into one group under that name, so they do not bury the others; a search opens every group.
+
+import { shortId } from "./format.js";
+
+const formatWall = (at) => (typeof at === "string" ? at.slice(5, 19).replace("T", " ") : "");
+
+export class DeviceList {
+  constructor(list, search, { onSelect, onDelete } = {}) {
+    this.list = list;
+    this.search = search;
+    this.onSelect = onSelect;
+    this.onDelete = onDelete;
+    this.devices = [];
+    this.currentId = null;
+    this.confirming = null;     // the id of the device whose deletion is being asked about
+    this.openGroups = new Set(); // names of the groups the user opened
+    this.signature = "";
+    search.addEventListener("input", () => this.render());
+    search.addEventListener("keydown", (e) => { if (e.key === "Escape") { search.value = ""; this.render(); } });
+  }
+
+  /** Shows `devices` with `currentId` marked; draws only when something shown changed. */
+  update(devices, currentId) {
+    this.devices = devices;
+    this.currentId = currentId;
+    if (this.confirming && !devices.some((d) => d.id === this.confirming)) this.confirming = null;
+    this.render();
+  }
+
+  get query() { return this.search.value.trim().toLowerCase(); }
+
+  matches(d) {
+    const q = this.query;
+    return !q || [d.name, d.id, `ios ${d.osVersion}`, d.model].some((v) => typeof v === "string" && v.toLowerCase().includes(q));
+  }
+
+  render(force = false) {
+    const shown = this.devices.filter((d) => this.matches(d));
+    const signature = JSON.stringify([shown.map((d) => [d.id, d.name, d.osVersion]), this.currentId, this.confirming,
+                                      [...this.openGroups], this.query]);
+    if (!force && signature === this.signature) return;
+    this.signature = signature;
+    // Names held by more than one device make a group, placed after the devices with a name of their own.
+    const byName = new Map();
+    for (const d of shown) {
+      if (!byName.has(d.name)) byName.set(d.name, []);
+      byName.get(d.name).push(d);
+    }
+    const singles = [], groups = [];
+    for (const [name, devices] of byName) {
+      if (devices.length === 1) singles.push(this.item(devices[0]));
+      else groups.push(this.group(name, devices));
+    }
+    const nodes = [...singles, ...groups];
+    if (!nodes.length && this.devices.length) {
+      const li = document.createElement("li");
+      li.className = "empty no-match";
+      li.textContent = `No device matches “${this.search.value.trim()}”.`;
+      nodes.push(li);
+    }
+    this.list.replaceChildren(...nodes);
+    this.list.dataset.shown = String(shown.length);
+  }
+
+  group(name, devices) {
+    const li = document.createElement("li");
+    li.className = "device-group";
+    li.dataset.name = name;
+    const details = document.createElement("details");
+    details.open = this.query !== "" || this.openGroups.has(name) || devices.some((d) => d.id === this.currentId);
+    const summary = document.createElement("summary");
+    summary.title = `${devices.length} devices named “${name}”`;
+    const label = document.createElement("span");
+    label.className = "group-name";
+    label.textContent = name;
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = String(devices.length);
+    summary.append(label, count);
+    const ul = document.createElement("ul");
+    ul.className = "device-list";
+    ul.append(...devices.map((d) => this.item(d, true)));
+    details.append(summary, ul);
+    // What the user opens stays open across redraws; a group a search opened closes with the search.
+    summary.addEventListener("click", () => {
+      if (details.open) this.openGroups.delete(name); else this.openGroups.add(name);
+    });
+    li.append(details);
+    return li;
+  }
+
+  item(d, inGroup = false) {
+    const li = document.createElement("li");
+    li.className = "device-item";
+    li.dataset.deviceId = d.id;
+    const row = document.createElement("div");
+    row.className = "device-row";
+    const a = document.createElement("a");
+    a.href = `#device=${d.id}`;
+    a.dataset.deviceId = d.id;
+    a.title = `${d.name} · iOS ${d.osVersion} · ${d.id}`;
+    const name = document.createElement("span");
+    name.className = "device-name";
+    name.textContent = inGroup ? `iOS ${d.osVersion}` : d.name;
+    a.append(name);
+    const small = document.createElement("small");
+    const apps = `${d.appCount ?? 0} app${d.appCount === 1 ? "" : "s"}`;
+    // In a group the names are all the same: when each was made tells them apart.
+    small.textContent = inGroup ? `${apps} · ${shortId(d.id, 14)} · made ${formatWall(d.createdAt)}` : `iOS ${d.osVersion} · ${apps} · ${shortId(d.id, 14)}`;
+    a.append(small);
+    if (d.id === this.currentId) a.setAttribute("aria-current", "page");
+    a.addEventListener("click", (e) => { e.preventDefault(); if (this.onSelect) this.onSelect(d.id); });
+    const del = document.createElement("button");
+    del.type = "button";
+    del.className = "delete-device";
+    del.textContent = "✕";
+    del.title = `Delete ${d.name}`;
+    del.setAttribute("aria-label", `Delete device ${d.name} (${d.id})`);
+    del.addEventListener("click", () => { this.confirming = d.id; this.render(); this.list.querySelector(".confirm-no")?.focus(); });
+    row.append(a, del);
+    li.append(row);
+    if (this.confirming === d.id) li.append(this.confirm(d));
+    return li;
+  }
+
+  confirm(d) {
+    const box = document.createElement("div");
+    box.className = "confirm-delete";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", `Delete ${d.name}?`);
+    const text = document.createElement("span");
+    text.textContent = `Delete “${d.name}” and all its events?`;
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "confirm-yes danger";
+    yes.textContent = "Delete";
+    yes.addEventListener("click", () => { this.confirming = null; if (this.onDelete) this.onDelete(d); });
+    const no = document.createElement("button");
+    no.type = "button";
+    no.className = "confirm-no";
+    no.textContent = "Cancel";
+    no.addEventListener("click", () => { this.confirming = null; this.render(); });
+    box.append(text, yes, no);
+    return box;
+  }
+}
