@@ -1,6 +1,7 @@
 // The device list of the sidebar: a search box, the devices, and a delete action that asks first.
-// Devices that share a name (a scenario run again and again makes one per run, named after the scenario) are
-// folded into one group under that name, so they do not bury the others; a search opens every group.
+// Devices that a scenario run made (`scenario` names it) are folded into one group per scenario, and devices that
+// share a name into one group under that name, after the user's own devices, so scenario runs do not bury them;
+// a search opens every group.
 
 import { shortId } from "./format.js";
 
@@ -33,27 +34,31 @@ export class DeviceList {
 
   matches(d) {
     const q = this.query;
-    return !q || [d.name, d.id, `ios ${d.osVersion}`, d.model].some((v) => typeof v === "string" && v.toLowerCase().includes(q));
+    return !q || [d.name, d.id, `ios ${d.osVersion}`, d.model, d.scenario]
+      .some((v) => typeof v === "string" && v.toLowerCase().includes(q));
   }
 
   render(force = false) {
     const shown = this.devices.filter((d) => this.matches(d));
-    const signature = JSON.stringify([shown.map((d) => [d.id, d.name, d.osVersion]), this.currentId, this.confirming,
+    const signature = JSON.stringify([shown.map((d) => [d.id, d.name, d.osVersion, d.scenario]), this.currentId, this.confirming,
                                       [...this.openGroups], this.query]);
     if (!force && signature === this.signature) return;
     this.signature = signature;
-    // Names held by more than one device make a group, placed after the devices with a name of their own.
-    const byName = new Map();
+    // A scenario's devices make a group, and so do names held by more than one device; groups come after the
+    // devices with a name of their own, scenario groups last.
+    const byKey = new Map();
     for (const d of shown) {
-      if (!byName.has(d.name)) byName.set(d.name, []);
-      byName.get(d.name).push(d);
+      const key = d.scenario != null ? `scenario:${d.scenario}` : `name:${d.name}`;
+      if (!byKey.has(key)) byKey.set(key, []);
+      byKey.get(key).push(d);
     }
-    const singles = [], groups = [];
-    for (const [name, devices] of byName) {
-      if (devices.length === 1) singles.push(this.item(devices[0]));
-      else groups.push(this.group(name, devices));
+    const singles = [], groups = [], scenarios = [];
+    for (const [key, devices] of byKey) {
+      if (key.startsWith("scenario:")) scenarios.push(this.group(key, devices[0].scenario, devices, true));
+      else if (devices.length === 1) singles.push(this.item(devices[0]));
+      else groups.push(this.group(key, devices[0].name, devices, false));
     }
-    const nodes = [...singles, ...groups];
+    const nodes = [...singles, ...groups, ...scenarios];
     if (!nodes.length && this.devices.length) {
       const li = document.createElement("li");
       li.className = "empty no-match";
@@ -64,17 +69,18 @@ export class DeviceList {
     this.list.dataset.shown = String(shown.length);
   }
 
-  group(name, devices) {
+  group(key, name, devices, scenario) {
     const li = document.createElement("li");
-    li.className = "device-group";
+    li.className = scenario ? "device-group scenario-group" : "device-group";
     li.dataset.name = name;
     const details = document.createElement("details");
-    details.open = this.query !== "" || this.openGroups.has(name) || devices.some((d) => d.id === this.currentId);
+    details.open = this.query !== "" || this.openGroups.has(key) || devices.some((d) => d.id === this.currentId);
     const summary = document.createElement("summary");
-    summary.title = `${devices.length} devices named “${name}”`;
+    summary.title = scenario ? `${devices.length} run${devices.length === 1 ? "" : "s"} of the scenario “${name}”`
+      : `${devices.length} devices named “${name}”`;
     const label = document.createElement("span");
     label.className = "group-name";
-    label.textContent = name;
+    label.textContent = scenario ? `▶ ${name}` : name;
     const count = document.createElement("span");
     count.className = "count";
     count.textContent = String(devices.length);
@@ -85,7 +91,7 @@ export class DeviceList {
     details.append(summary, ul);
     // What the user opens stays open across redraws; a group a search opened closes with the search.
     summary.addEventListener("click", () => {
-      if (details.open) this.openGroups.delete(name); else this.openGroups.add(name);
+      if (details.open) this.openGroups.delete(key); else this.openGroups.add(key);
     });
     li.append(details);
     return li;

@@ -75,7 +75,8 @@ export const SUMMARIES = {
   "run.started": (d) => join(`${d.kind} ${d.runId}`, d.identifier, d.reason ? `(${d.reason})` : "",
     when(d.launchedApp, "· launched the app"), d.deadline ? `· deadline ${formatVirtual(d.deadline)}` : ""),
   "run.expiring": (d) => join(d.kind, d.runId, "expiring:", d.reason),
-  "run.completed": (d) => join(`${d.kind} ${d.runId}: ${d.result}`, d.duration != null ? `after ${seconds(d.duration)}` : "",
+  "run.completed": (d) => join(d.reason === "wakeEnded" ? `${d.kind} ${d.runId} ended: the app did nothing more, suspended`
+    : `${d.kind} ${d.runId}: ${d.result ?? "done"}`, d.duration != null ? `after ${seconds(d.duration)}` : "",
     when(d.afterExpiration, "(after its expiration)")),
   "run.expired": (d) => join(d.kind, d.runId, "expired:", d.reason),
   "fetch.intervalChanged": (d) => `minimum background fetch interval ${typeof d.interval === "number" ? seconds(d.interval) : d.interval}`,
@@ -83,7 +84,9 @@ export const SUMMARIES = {
     when(d.contentAvailable, "· content-available"), when(d.alert, "· alert"),
     d.collapseId ? `· collapse ${d.collapseId}` : "", d.expiration ? `· expires ${formatVirtual(d.expiration)}` : "",
     `· ${d.apnsId}`),
-  "push.delivered": (d) => (d.runId ? `push ${d.apnsId} delivered: run ${d.runId}` : `push ${d.apnsId} delivered as an alert (no wake-up)`),
+  "push.delivered": (d) => (d.runId ? `push ${d.apnsId} delivered: run ${d.runId}`
+    : d.inForeground ? `push ${d.apnsId} delivered to the app in the foreground`
+    : `push ${d.apnsId} delivered as an alert (no wake-up)`),
   "push.deferred": (d) => `push ${d.apnsId} deferred: ${d.reason}`,
   "push.coalesced": (d) => `push ${d.apnsId} replaced by ${d.replacedBy}`,
   "push.dropped": (d) => `push ${d.apnsId} dropped: ${d.reason}`,

@@ -40,6 +40,10 @@ import Testing
         #expect(response.json["passed"] as? Bool == true, "\(response.text)")
         let deviceId = try #require(response.json["deviceId"] as? String)
         #expect(response.headers["Location"] == "/v1/devices/\(deviceId)")
+        // The device says which scenario made it, so the dashboard can group a scenario's runs.
+        #expect(api.send(.get, "/v1/devices/\(deviceId)", key: key).json["scenario"] as? String == "counter")
+        let own = try api.makeDevice(key: key)
+        #expect(api.send(.get, "/v1/devices/\(own)", key: key).json["scenario"] is NSNull)
         let list = expectations(response)
         #expect(list.count == 4)
         #expect(list.allSatisfy { $0["passed"] as? Bool == true })

@@ -642,10 +642,13 @@ def test_long_bundle_ids_are_shortened_in_the_middle(service, driver):
 
 
 def test_device_list_search_groups_and_delete(service, driver):
-    """Scenario runs (devices named after their scenario) fold into a group; a search finds a device; delete asks first."""
+    """Scenario runs fold into a group per scenario, after the user's devices; a search finds a device; delete asks first."""
     mine = create_device(service, "My iPhone")
+    other = create_device(service, "iPad on the desk")
     menu = [run_scenario(service, "silent-push-menu.json")["deviceId"] for _ in range(3)]
     audio = run_scenario(service, "background-audio.json")["deviceId"]
+    assert service.api("GET", f"/v1/devices/{audio}")["scenario"] == "Background audio keeps playing"
+    assert service.api("GET", f"/v1/devices/{mine['id']}")["scenario"] is None
     set_viewport(driver, 1400, 900)
     sign_in(driver, service)
     wait_live(driver)
@@ -654,15 +657,17 @@ def test_device_list_search_groups_and_delete(service, driver):
         return [a.get_attribute("data-device-id") for a in driver.find_elements(By.CSS_SELECTOR, "#device-list a")
                 if a.is_displayed()]
 
-    # Devices with a name of their own first; the three runs of one scenario in one closed group, with its count.
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#device-list a")) == 5, message="five devices")
-    group = driver.find_element(By.CSS_SELECTOR, '#device-list .device-group[data-name="Silent push updates the menu"]')
+    # The user's devices first; each scenario's runs in one closed group with its count (one run is a group too).
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#device-list a")) == 6, message="six devices")
+    group = driver.find_element(By.CSS_SELECTOR, '#device-list .scenario-group[data-name="Silent push updates the menu"]')
     assert group.find_element(By.CSS_SELECTOR, ".count").text == "3"
     assert not driver.execute_script("return arguments[0].querySelector('details').open", group)
-    assert listed()[:2] == [mine["id"], audio] and not set(menu) & set(listed())
-    assert driver.find_element(By.ID, "device-count").text == "5"
+    audio_group = driver.find_element(By.CSS_SELECTOR, '#device-list .scenario-group[data-name="Background audio keeps playing"]')
+    assert audio_group.find_element(By.CSS_SELECTOR, ".count").text == "1"
+    assert listed()[:2] == [mine["id"], other["id"]] and not set(menu) & set(listed())
+    assert driver.find_element(By.ID, "device-count").text == "6"
 
-    # The search: by name (a group opens to show its matches), by id.
+    # The search: by scenario name (a group opens to show its matches), by id.
     search = driver.find_element(By.ID, "device-search")
     search.send_keys("menu")
     wait(driver, lambda d: set(listed()) == set(menu), message="the three menu runs")
@@ -673,7 +678,9 @@ def test_device_list_search_groups_and_delete(service, driver):
     search.send_keys("nothing")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#device-list .no-match"), message="no match said")
     driver.execute_script("const s = document.getElementById('device-search'); s.value = ''; s.dispatchEvent(new Event('input'));")
-    wait(driver, lambda d: len(listed()) == 2, message="all again")
+    wait(driver, lambda d: listed()[:2] == [mine["id"], other["id"]] and not set(menu) & set(listed()), message="all again")
+    scenario_devices = menu + [audio]
+    audio = other["id"]  # the device deleted below: one of the user's own
 
     # Delete asks first; Cancel keeps the device.
     click_fresh(driver, f'#device-list li[data-device-id="{audio}"] .delete-device')
@@ -692,7 +699,8 @@ def test_device_list_search_groups_and_delete(service, driver):
     click_fresh(driver, f'#device-list li[data-device-id="{mine["id"]}"] .delete-device')
     click_fresh(driver, "#device-list .confirm-yes")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#device-list a[aria-current="page"]')
-         and d.find_element(By.CSS_SELECTOR, '#device-list a[aria-current="page"]').get_attribute("data-device-id") in menu,
+         and d.find_element(By.CSS_SELECTOR, '#device-list a[aria-current="page"]').get_attribute("data-device-id")
+         in scenario_devices,
          message="another device shown")
     assert service.request("GET", f"/v1/devices/{mine['id']}")[0] == 404
     wait_live(driver)

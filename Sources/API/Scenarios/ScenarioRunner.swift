@@ -13,6 +13,7 @@ struct ScenarioRunner {
         var device: Device
         do {
             device = try DeviceRoutes.makeDevice(scenario.device, tenantId: tenantId, env)
+            device.scenario = scenario.name
         } catch EmulationError.invalid(let issues) {
             throw EmulationError.invalid(issues.map { FieldIssue("device.\($0.field)", $0.message) })
         }

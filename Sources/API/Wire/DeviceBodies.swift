@@ -107,6 +107,8 @@ struct DeviceBody: Encodable {
     var seed: UInt64
     var createdAt: String
     var appCount: Int
+    /// The scenario whose run created the device, or null.
+    @ExplicitNull var scenario: String?
 
     init(_ device: Device, wallMilliseconds: Int64) {
         id = device.id
@@ -122,6 +124,7 @@ struct DeviceBody: Encodable {
         seed = device.seed
         createdAt = device.createdAt.rfc3339
         appCount = device.apps.count
+        scenario = device.scenario
     }
 }
 

@@ -23,6 +23,8 @@ public struct Device: Sendable, Codable, Equatable {
     public var policyOverrides: [String: Double]
     /// Timers, counters and the seeded generator.
     public var runtime: DeviceRuntime
+    /// The name of the scenario whose run created the device; nil for a device a client created.
+    public var scenario: String?
 
     public init(
         id: String, tenantId: String, name: String, model: String = "iPhone", osVersion: OSVersion = .default,
@@ -55,7 +57,7 @@ public struct Device: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case id, tenantId, name, model, osVersion, multitaskingSupported, clock, conditions, seed, createdAt, apps
-        case policyOverrides, runtime
+        case policyOverrides, runtime, scenario
     }
 
     public init(from decoder: any Decoder) throws {
@@ -73,6 +75,7 @@ public struct Device: Sendable, Codable, Equatable {
         apps = try c.decode([App].self, forKey: .apps)
         policyOverrides = try c.decodeIfPresent([String: Double].self, forKey: .policyOverrides) ?? [:]
         runtime = try c.decodeIfPresent(DeviceRuntime.self, forKey: .runtime) ?? DeviceRuntime(seed: seed)
+        scenario = try c.decodeIfPresent(String.self, forKey: .scenario)
     }
 
     /// The installed app with `bundleId`.
