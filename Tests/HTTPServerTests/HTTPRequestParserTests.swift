@@ -108,6 +108,27 @@ import Testing
         try expectRejected("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413)
     }
 
+    @Test func aRouteMayAllowALargerBody() throws {
+        let configure: (inout HTTPServerConfiguration) -> Void = {
+            $0.maxBodySize = 10
+            $0.bodySizeLimit = { method, path in method == .post && path == "/echo" ? 20 : nil }
+        }
+        // The upload route takes 20 bytes, fixed or chunked; its query does not change the route.
+        let fixed = try exchange("POST /echo?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n012345678901234",
+                                 configure: configure)
+        #expect(fixed.response.status == 200)
+        #expect(fixed.response.text.contains("012345678901234"))
+        let chunked = try exchange(
+            "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n01234567\r\n8\r\n01234567\r\n0\r\n\r\n",
+            configure: configure)
+        #expect(chunked.response.status == 200)
+        // Past its own limit, and on any other path past the general one, a body is still 413.
+        try expectRejected(
+            "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 21\r\n\r\n012345678901234567890", 413, configure: configure)
+        try expectRejected(
+            "POST /other HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n01234567890", 413, configure: configure)
+    }
+
     @Test func unknownMethodIs501() throws {
         try expectRejected("BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", 501)
     }

@@ -35,13 +35,13 @@ extension HTTPRequestParser {
             return .failure(HTTPParseError(status: .expectationFailed, detail: "Only the 100-continue expectation is supported."))
         }
 
-        bodyLimit = limits.maxBodySize(for: head)
+        bodyLimit = nil
         if chunked {
             state = .chunkSize
             return expectContinue && !bodyBytesPresent ? .continueExpected : nil
         }
         let length = head.contentLength ?? 0
-        if length > bodyLimit { return .failure(.bodyTooLarge) }
+        if length > limits.maxBodySize, length > currentBodyLimit() { return .failure(.bodyTooLarge) }
         if length == 0 {
             state = .fixedBody(remaining: 0)
             return nil
@@ -75,9 +75,18 @@ extension HTTPRequestParser {
             headBytes = 0
             return nil
         }
-        if size > bodyLimit - body.count { return .bodyTooLarge }
+        if size > limits.maxBodySize - body.count, size > currentBodyLimit() - body.count { return .bodyTooLarge }
         state = .chunkData(remaining: size)
         return nil
+    }
+
+    /// The current request's body limit: `maxBodySize`, unless its route allows another. Asked only of a body
+    /// that would pass `maxBodySize`, and once per request, so ordinary requests never pay for the lookup.
+    mutating func currentBodyLimit() -> Int {
+        if let bodyLimit { return bodyLimit }
+        let limit = limits.maxBodySize(for: head)
+        bodyLimit = limit
+        return limit
     }
 
     @inline(__always)

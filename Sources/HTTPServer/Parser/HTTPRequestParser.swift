@@ -56,8 +56,8 @@ struct HTTPRequestParser {
     /// The request under construction.
     var head = RequestHead()
     var body: [UInt8] = []
-    /// The current request's body limit, set when its head is complete.
-    var bodyLimit = 0
+    /// The current request's body limit once asked for (see `currentBodyLimit()`); nil until then.
+    var bodyLimit: Int?
 
     init(limits: Limits) { self.limits = limits }
 
