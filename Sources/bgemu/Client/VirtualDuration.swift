@@ -9,6 +9,10 @@ struct VirtualDuration: Equatable {
         var description: String
     }
 
+    init(seconds: Double) {
+        self.seconds = seconds
+    }
+
     static let units: [(Character, Double)] = [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)]
 
     /// Parses `text`; throws a ``ParseError`` that says what is wrong and what is expected.

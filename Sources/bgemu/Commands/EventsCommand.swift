@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import HTTPServer
 
 /// `bgemu events DEVICE [--follow]`: a device's events as terminal lines, or live as they happen
@@ -49,6 +50,7 @@ struct EventsCommand: ParsableCommand {
                 for event in try service.allItems(path, query: query) { print(event) }
                 return
             }
+            Self.unblockTerminationSignals()
             // Where the stream starts: after --after, else after the newest event now, so that a reconnection
             // before the first event still resumes without a gap.
             let newest = try service.json("GET", path, query: filters + [("order", "desc"), ("limit", "1")])
@@ -91,6 +93,15 @@ struct EventsCommand: ParsableCommand {
                 Thread.sleep(forTimeInterval: Double(retry) / 1000)
             }
         }
+    }
+
+    /// Lets Ctrl-C (SIGINT), SIGTERM and SIGHUP end the stream even when the parent process started this one with
+    /// them blocked: a blocked signal mask is inherited across `exec` (Foundation's `Process` passes its thread's).
+    static func unblockTerminationSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
     private func print(_ event: [String: Any]) {
