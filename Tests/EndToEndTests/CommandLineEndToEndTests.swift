@@ -198,6 +198,32 @@ import Testing
         #expect(((try JSONSerialization.jsonObject(with: Data(first.utf8))) as? [String: Any])?["bundleId"] as? String == Self.bundle)
     }
 
+    @Test func eventsFollowResumesAfterTheLastEventWhenTheServiceComesBack() throws {
+        let (service, cli, device) = try setUp()
+        defer { service.stop() }
+        let port = service.port
+        let follow = try cli.start(["events", device, "--follow", "--type", "clock."])
+        defer { follow.stop() }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try service.client(key: Self.key).request("POST", "/v1/devices/\(device)/clock/advance", json: #"{"seconds":60}"#).status == 200)
+        #expect(follow.wait { $0.count == 1 }, "\(follow.lines)")
+
+        // The service goes away and comes back on the same port and file; what happens before the command
+        // reconnects is replayed after the last event it printed (Last-Event-ID), once.
+        service.stop()
+        #expect(follow.process.isRunning)
+        try service.start(apiKey: Self.key, extraArguments: ["--port", String(port)])
+        let api = service.client(key: Self.key)
+        for seconds in [120, 180] {
+            #expect(try api.request("POST", "/v1/devices/\(device)/clock/advance", json: #"{"seconds":\#(seconds)}"#).status == 200)
+        }
+        #expect(follow.wait(timeout: 15) { $0.count >= 3 }, "\(follow.lines) \(follow.complaints.text)")
+        Thread.sleep(forTimeInterval: 0.3)
+        let ends = follow.lines.map { $0.components(separatedBy: "to=").last ?? "" }
+        #expect(ends == ["2026-01-01T00:01:00.000Z", "2026-01-01T00:03:00.000Z", "2026-01-01T00:06:00.000Z"], "\(follow.lines)")
+        #expect(follow.complaints.text.contains("the event stream ended; resuming after event "), "\(follow.complaints.text)")
+    }
+
     @Test func keysCreateOnTheDatabaseFileGivesAKeyTheServiceAccepts() throws {
         let service = try LiveService()
         try service.start()  // a first start: the default tenant's key is printed once, and say it is lost
@@ -241,6 +267,14 @@ import Testing
         #expect(viaAdmin.status == 0, "\(viaAdmin.stderr)")
         let adminKey = viaAdmin.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try cli.run(["devices", "--server", "http://127.0.0.1:\(service.port)", "--api-key", adminKey]).status == 0)
+        let wrongToken = try cli.run(["keys", "create", "--tenant", "ci", "--admin-token", "wrong", "--server", "http://127.0.0.1:\(service.port)"])
+        #expect(wrongToken.status == 1 && wrongToken.stderr.contains("401 Unauthorized"), "\(wrongToken.stderr)")
+        // A database file named in the environment wins over a token from the environment (a service container
+        // sets both): the file is used, so the wrong token does not matter.
+        let both = try cli.run(
+            ["keys", "create", "--tenant", "ci", "--server", "http://127.0.0.1:\(service.port)"],
+            extraEnvironment: ["BGEMU_ADMIN_TOKEN": "wrong", "BGEMU_DATABASE": service.databasePath])
+        #expect(both.status == 0, "\(both.stderr)")
         service.stop()
 
         // No file there: a clear error, and no file is made.

@@ -13,9 +13,9 @@ struct KeysCreateCommand: ParsableCommand {
             at once. Only the key's SHA-256 is stored; the key itself is printed once, alone on standard output \
             (KEY=$(bgemu keys create --tenant default)), its id and tenant on standard error.
 
-            With an admin token (--admin-token or BGEMU_ADMIN_TOKEN) and no --database, it goes through the \
-            running service's admin routes instead: POST /v1/admin/tenants/{tenantId}/keys (and \
-            POST /v1/admin/tenants for --create-tenant).
+            With --admin-token, or with BGEMU_ADMIN_TOKEN when no database file is named (--database, \
+            BGEMU_DATABASE), it goes through the running service's admin routes instead: \
+            POST /v1/admin/tenants/{tenantId}/keys (and POST /v1/admin/tenants for --create-tenant).
 
             A tenant that does not exist is an error that lists the tenants, unless --create-tenant is given.
             """)
@@ -48,13 +48,15 @@ struct KeysCreateCommand: ParsableCommand {
     func run() throws {
         try CommandFailure.reporting {
             let environment = ProcessInfo.processInfo.environment
-            let token = adminToken ?? (database == nil ? environment["BGEMU_ADMIN_TOKEN"] : nil)
+            // A token given on the line wins; else a database file named anywhere; else a token from the environment.
+            let namedDatabase = database ?? environment["BGEMU_DATABASE"]
+            let token = adminToken ?? (namedDatabase == nil ? environment["BGEMU_ADMIN_TOKEN"] : nil)
             let issued: IssuedKey
             if let token, !token.isEmpty {
                 let service = try ServiceClient(base: ClientOptions.resolveServer(server), key: token)
                 issued = try AdminKeys(service: service).create(tenant: tenant, createTenant: createTenant)
             } else {
-                let path = database ?? environment["BGEMU_DATABASE"] ?? "bgemu.sqlite"
+                let path = namedDatabase ?? "bgemu.sqlite"
                 issued = try DatabaseKeys(path: path).create(tenant: tenant, createTenant: createTenant)
             }
             if json {
