@@ -132,6 +132,35 @@ import Testing
         #expect(quit.status == 0 && quit.lines == ["force-quit chat.rocket.ios on \(device): notRunning (marked force-quit)"])
     }
 
+    @Test func installReadsABinaryPlistAndAnAppFolder() throws {
+        let (service, cli, device) = try setUp()
+        defer { service.stop() }
+        // A binary Info.plist (bplist00) inside an app folder, as Xcode builds it.
+        let app = service.directory.appendingPathComponent("News.app")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        let plist: [String: Any] = [
+            "CFBundleIdentifier": "com.example.news", "CFBundleName": "News", "UIBackgroundModes": ["processing"],
+            "BGTaskSchedulerPermittedIdentifiers": ["com.example.news.cleanup", "com.example.news.refresh"],
+        ]
+        let binary = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        #expect(binary.starts(with: Array("bplist00".utf8)))
+        try binary.write(to: app.appendingPathComponent("Info.plist"))
+        let installed = try cli.run(["install", device, app.path, "--launch-handler", "com.example.news.refresh"])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(installed.lines == ["installed com.example.news (News) on \(device): background modes processing; permitted identifiers "
+            + "com.example.news.cleanup, com.example.news.refresh; launch handlers com.example.news.refresh"])
+
+        // The same app again: the service's 409, its detail on standard error.
+        let again = try cli.run(["install", device, app.appendingPathComponent("Info.plist").path])
+        #expect(again.status == 1 && again.stderr.contains("(409 Conflict, alreadyInstalled)"), "\(again.stderr)")
+
+        // A file that is nothing bgemu installs: refused here, before any request.
+        let notes = service.directory.appendingPathComponent("notes.txt")
+        try Data("hello".utf8).write(to: notes)
+        let unknown = try cli.run(["install", device, notes.path])
+        #expect(unknown.status == 1 && unknown.stderr.contains("cannot tell what \(notes.path) is"))
+    }
+
     @Test func refusalsExitOneWithTheDetailAndAnUnreachableServiceExitsTwo() throws {
         let (service, cli, device) = try setUp()
         defer { service.stop() }
