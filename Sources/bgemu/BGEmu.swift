@@ -8,8 +8,9 @@ struct BGEmu: ParsableCommand {
         commandName: "bgemu",
         abstract: "An emulator of iOS background execution, served over HTTP.",
         subcommands: [
-            Serve.self, DevicesCommand.self, InstallCommand.self, LaunchCommand.self, TerminateCommand.self,
-            PushCommand.self, AdvanceCommand.self, EventsCommand.self, ScenarioCommand.self, KeysCommand.self,
+            Serve.self, CreateCommand.self, DevicesCommand.self, InstallCommand.self, LaunchCommand.self,
+            TerminateCommand.self, PushCommand.self, AdvanceCommand.self, EventsCommand.self, ScenarioCommand.self,
+            KeysCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }

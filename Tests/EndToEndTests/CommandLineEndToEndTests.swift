@@ -104,12 +104,21 @@ import Testing
         #expect(advanced.stdout.hasPrefix("clock of \(device) at \(after) (+15m); "), "\(advanced.stdout)")
         #expect(advanced.stdout.contains(" events recorded") || advanced.stdout.contains(" event recorded"))
 
-        // devices: a table with the device's row.
+        // create: prints the new device's id alone, as simctl create prints the UDID.
+        let created = try cli.run(["create", "second", "--os-version", "12.4", "--seed", "3", "--start", "2026-03-01T08:00:00Z"])
+        #expect(created.status == 0 && created.lines.count == 1, "\(created.stderr)")
+        let second = try api.request("GET", "/v1/devices/\(created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))").json
+        #expect(second["name"] as? String == "second" && second["osVersion"] as? String == "12.4" && second["profile"] as? String == "ios7")
+        #expect((second["clock"] as? [String: Any])?["now"] as? String == "2026-03-01T08:00:00.000Z")
+
+        // devices: a table with the devices' rows, in creation order.
         let devices = try cli.run(["devices"])
         #expect(devices.status == 0)
-        #expect(devices.lines.count == 2 && devices.lines[0].hasPrefix("ID") && devices.lines[0].hasSuffix("APPS"))
-        let row = devices.lines.last?.split(separator: " ", omittingEmptySubsequences: true).map(String.init) ?? []
+        #expect(devices.lines.count == 3 && devices.lines[0].hasPrefix("ID") && devices.lines[0].hasSuffix("APPS"))
+        let row = devices.lines[1].split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         #expect(row == [device, "ci-phone", "17.0", after, "1"], "\(devices.stdout)")
+        let secondRow = devices.lines[2].split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        #expect(secondRow == [second["id"] as? String ?? "?", "second", "12.4", "2026-03-01T08:00:00.000Z", "0"], "\(devices.stdout)")
 
         // events: every stored event, one line each, oldest first; filters pass through.
         let listed = try cli.run(["events", device])
