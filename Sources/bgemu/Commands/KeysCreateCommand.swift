@@ -68,10 +68,10 @@ struct KeysCreateCommand: ParsableCommand {
                 return Terminal.line(String(decoding: data, as: UTF8.self))
             }
             Terminal.line(issued.secret)
-            Terminal.error(
-                (issued.tenantCreated ? "Created tenant \"\(issued.tenantName)\" (\(issued.tenantId)) and its key" : "Created key")
-                    + " \(issued.keyId) of tenant \"\(issued.tenantName)\" (\(issued.tenantId)). It is shown only this once: "
-                    + "only its SHA-256 is stored.")
+            let what = issued.tenantCreated
+                ? "Created tenant \"\(issued.tenantName)\" (\(issued.tenantId)) and its key \(issued.keyId)."
+                : "Created key \(issued.keyId) of tenant \"\(issued.tenantName)\" (\(issued.tenantId))."
+            Terminal.error(what + " It is shown only this once: only its SHA-256 is stored.")
         }
     }
 }
