@@ -1,7 +1,8 @@
 import Foundation
 
-/// An event as one terminal line: `2026-01-01T00:15:00.000Z  app.stateChanged        com.example.news  cause=idle from=background to=suspended`
-/// (virtual time, type, app or `-`, the data as `key=value`, keys in order).
+/// An event as one terminal line: its virtual time, type, app (`-` for the device's own) and data as `key=value`,
+/// keys in order:
+/// `2026-01-01T00:15:00.000Z  app.stateChanged  com.example.news  cause=idle from=background to=suspended`.
 enum EventLine {
     static func text(_ event: [String: Any]) -> String {
         let at = event["at"] as? String ?? "?"

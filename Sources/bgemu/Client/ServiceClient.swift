@@ -69,7 +69,9 @@ struct ServiceClient {
     }
 
     /// Opens a streaming answer; the caller reads and closes it. A non-2xx answer throws with its problem.
-    func open(_ path: String, query: [(String, String)] = [], headers: [(String, String)] = []) throws -> HTTPClient.StreamingResponse {
+    func open(
+        _ path: String, query: [(String, String)] = [], headers: [(String, String)] = []
+    ) throws -> HTTPClient.StreamingResponse {
         let stream: HTTPClient.StreamingResponse
         do {
             stream = try http.open("GET", path + Self.queryString(query), headers: headers)

@@ -106,7 +106,8 @@ struct EventsCommand: ParsableCommand {
 
     private func print(_ event: [String: Any]) {
         if json {
-            guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+            let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? JSONSerialization.data(withJSONObject: event, options: options) else { return }
             Terminal.line(String(decoding: data, as: UTF8.self))
         } else {
             Terminal.line(EventLine.text(event))

@@ -27,7 +27,9 @@ struct InstallCommand: ParsableCommand {
     @Option(help: "The bundle id, where the Info.plist leaves it to a build setting (query bundleId).")
     var bundleId: String?
 
-    @Option(name: .customLong("setting"), help: ArgumentHelp("A build setting the Info.plist refers to (repeatable).", valueName: "NAME=VALUE"))
+    @Option(
+        name: .customLong("setting"),
+        help: ArgumentHelp("A build setting the Info.plist refers to (repeatable).", valueName: "NAME=VALUE"))
     var settings: [String] = []
 
     @Option(name: .customLong("launch-handler"),

@@ -25,7 +25,8 @@ struct LaunchCommand: ParsableCommand {
     func run() throws {
         try CommandFailure.reporting {
             let response = try client.client().send(
-                "POST", ServiceClient.path("v1", "devices", device, "apps", bundleId, "launch"), headers: [("Accept", "application/json")])
+                "POST", ServiceClient.path("v1", "devices", device, "apps", bundleId, "launch"),
+                headers: [("Accept", "application/json")])
             if json { return Terminal.line(String(decoding: response.body, as: UTF8.self)) }
             let app = try ServiceClient.object(response)
             Terminal.line("launched \(bundleId) on \(device): \(app["state"] as? String ?? "?")")

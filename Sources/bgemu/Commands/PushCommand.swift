@@ -111,7 +111,8 @@ struct PushCommand: ParsableCommand {
             if answer["notificationDelivered"] as? Bool == true { line += "; alert shown" }
         case "dropped":
             let why = reason ?? "no reason given"
-            line += answer["notificationDelivered"] as? Bool == true ? ": alert shown, app not woken (\(why))" : ": not delivered (\(why))"
+            let shown = answer["notificationDelivered"] as? Bool == true
+            line += shown ? ": alert shown, app not woken (\(why))" : ": not delivered (\(why))"
         default:
             if let reason { line += " (\(reason))" }
         }

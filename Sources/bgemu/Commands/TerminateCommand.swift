@@ -33,13 +33,15 @@ struct TerminateCommand: ParsableCommand {
 
     func run() throws {
         let hints = [
-            "inForeground": "send the app to the background first (POST …/background), or force-quit it: bgemu terminate --force-quit",
+            "inForeground":
+                "send the app to the background first (POST …/background), or force-quit it: bgemu terminate --force-quit",
             "notRunning": "the app is not running; nothing to terminate",
         ]
         try CommandFailure.reporting(hints: forceQuit ? [:] : hints) {
             let action = forceQuit ? "force-quit" : "terminate"
             let response = try client.client().send(
-                "POST", ServiceClient.path("v1", "devices", device, "apps", bundleId, action), headers: [("Accept", "application/json")])
+                "POST", ServiceClient.path("v1", "devices", device, "apps", bundleId, action),
+                headers: [("Accept", "application/json")])
             if json { return Terminal.line(String(decoding: response.body, as: UTF8.self)) }
             let app = try ServiceClient.object(response)
             let verb = forceQuit ? "force-quit" : "terminated"
