@@ -189,6 +189,7 @@ import Testing
 
         let wrongKey = try cli.run(["devices", "--api-key", "not-a-key"])
         #expect(wrongKey.status == 1 && wrongKey.stderr.contains("401 Unauthorized"), "\(wrongKey.stderr)")
+        #expect(wrongKey.stderr.contains("hint: the service knows no such API key"))
 
         let missingFile = try cli.run(["push", device, Self.bundle, "/nonexistent/x.apns"])
         #expect(missingFile.status == 1 && missingFile.stderr.contains("cannot read the payload file /nonexistent/x.apns"))
@@ -307,6 +308,7 @@ import Testing
         #expect(try cli.run(["devices", "--server", "http://127.0.0.1:\(service.port)", "--api-key", adminKey]).status == 0)
         let wrongToken = try cli.run(["keys", "create", "--tenant", "ci", "--admin-token", "wrong", "--server", "http://127.0.0.1:\(service.port)"])
         #expect(wrongToken.status == 1 && wrongToken.stderr.contains("401 Unauthorized"), "\(wrongToken.stderr)")
+        #expect(wrongToken.stderr.contains("hint: the service refuses this admin token"))
         // A database file named in the environment wins over a token from the environment (a service container
         // sets both): the file is used, so the wrong token does not matter.
         let both = try cli.run(

@@ -55,6 +55,12 @@ enum CommandFailure: Error {
         return problem["code"] as? String
     }
 
+    /// What to do about refusals any command may meet.
+    static let defaultHints = [
+        "unauthorized": "the service knows no such API key (--api-key, BGEMU_API_KEY); an operator makes a new one with "
+            + "`bgemu keys create --tenant NAME`",
+    ]
+
     /// Runs a command's body; a failure is printed to standard error and becomes the command's exit status.
     ///
     /// - Parameter hints: a line to add after a refusal with this problem `code` (what to do instead).
@@ -63,7 +69,7 @@ enum CommandFailure: Error {
             try body()
         } catch let failure as CommandFailure {
             Terminal.error(failure.message)
-            if let code = failure.code, let hint = hints[code] { Terminal.error("hint: \(hint)") }
+            if let code = failure.code, let hint = hints[code] ?? defaultHints[code] { Terminal.error("hint: \(hint)") }
             throw ExitCode(failure.exitCode)
         }
     }

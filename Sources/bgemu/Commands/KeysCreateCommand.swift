@@ -46,7 +46,11 @@ struct KeysCreateCommand: ParsableCommand {
     }
 
     func run() throws {
-        try CommandFailure.reporting {
+        let hints = [
+            "unauthorized": "the service refuses this admin token (--admin-token, BGEMU_ADMIN_TOKEN); without one, "
+                + "name the service's database file with --database",
+        ]
+        try CommandFailure.reporting(hints: hints) {
             let environment = ProcessInfo.processInfo.environment
             // A token given on the line wins; else a database file named anywhere; else a token from the environment.
             let namedDatabase = database ?? environment["BGEMU_DATABASE"]
