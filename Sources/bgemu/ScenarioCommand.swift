@@ -14,11 +14,7 @@ struct ScenarioCommand: ParsableCommand {
         @Argument(help: "Scenario files (JSON).")
         var files: [String]
 
-        @Option(help: "The service's base URL (env BGEMU_SERVER). [default: http://127.0.0.1:8080]")
-        var server: String?
-
-        @Option(help: "A tenant's API key (env BGEMU_API_KEY).")
-        var apiKey: String?
+        @OptionGroup var client: ClientOptions
 
         @Option(help: "Write a JUnit XML report to this file.")
         var junit: String?
@@ -27,12 +23,7 @@ struct ScenarioCommand: ParsableCommand {
         var verbose = false
 
         func run() throws {
-            let environment = ProcessInfo.processInfo.environment
-            let base = server ?? environment["BGEMU_SERVER"] ?? "http://127.0.0.1:8080"
-            guard let key = apiKey ?? environment["BGEMU_API_KEY"], !key.isEmpty else {
-                throw ValidationError("Give an API key with --api-key or BGEMU_API_KEY.")
-            }
-            let client = try HTTPClient(base: base, apiKey: key)
+            let client = try HTTPClient(base: self.client.resolvedServer, apiKey: try self.client.resolvedKey())
             var outcomes: [ScenarioOutcome] = []
             for file in files {
                 let outcome = runOne(file, client)

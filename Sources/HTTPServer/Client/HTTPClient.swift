@@ -29,7 +29,7 @@ public struct HTTPClient: Sendable {
     }
 
     public enum ClientError: Error, CustomStringConvertible {
-        case badURL(String), resolve(String), connect(String), send, malformed
+        case badURL(String), resolve(String), connect(String), send, malformed, timedOut, closedEarly
 
         public var description: String {
             switch self {
@@ -38,6 +38,8 @@ public struct HTTPClient: Sendable {
             case .connect(let target): "cannot connect to \(target)"
             case .send: "the connection broke while sending"
             case .malformed: "the server's answer is not HTTP"
+            case .timedOut: "the server stayed silent too long"
+            case .closedEarly: "the server closed the connection in the middle of its answer"
             }
         }
     }
@@ -66,6 +68,22 @@ public struct HTTPClient: Sendable {
     /// Writes `bytes` on a new connection to `host:port` and reads until the server closes it (or `timeout`
     /// seconds of silence).
     public static func exchange(host: String, port: Int, bytes: [UInt8], timeout: Int) throws -> [UInt8] {
+        let fd = try connectSocket(host: host, port: port, timeout: timeout)
+        defer { close(fd) }
+        try sendAll(fd, bytes)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            received += buffer[0..<n]
+        }
+        return received
+    }
+
+    /// A connected TCP socket to `host:port` whose reads time out after `timeout` seconds of silence; the caller
+    /// closes it.
+    static func connectSocket(host: String, port: Int, timeout: Int) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -82,23 +100,19 @@ public struct HTTPClient: Sendable {
             candidate = info.pointee.ai_next
         }
         guard fd >= 0 else { throw ClientError.connect("\(host):\(port)") }
-        defer { close(fd) }
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    /// Writes every byte of `bytes` to `fd`.
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard n > 0 else { throw ClientError.send }
             sent += n
         }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            received += buffer[0..<n]
-        }
-        return received
     }
 
     /// Reads one response: sized, chunked or close-delimited (RFC 9112 §6.3).

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+
+/// `bgemu install DEVICE PATH`: installs an app from its `Info.plist`, an `.ipa`, a zipped `.app`, or an app folder,
+/// through `POST /v1/devices/{deviceId}/apps`.
+struct InstallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "install",
+        abstract: "Install an app on a device from its Info.plist, an .ipa or a zipped .app.",
+        discussion: """
+            PATH is what the file holds, whatever its name: an Info.plist, XML or binary (sent as \
+            application/x-plist), an .ipa or a zipped .app (sent as application/zip), an app folder NAME.app \
+            (its Info.plist is sent), or a JSON installation body (application/json, see InstallApp in \
+            openapi.yaml). `--bundle-id` and `--setting` fill in build settings an Info.plist refers to \
+            ($(PRODUCT_BUNDLE_IDENTIFIER) and the like); they are sent as the query parameters `bundleId` and \
+            `setting=NAME=VALUE`.
+            """)
+
+    @OptionGroup var client: ClientOptions
+
+    @Argument(help: "The device's id (dev_…).")
+    var device: String
+
+    @Argument(help: "An Info.plist, .ipa, .app.zip, NAME.app folder or JSON installation body.")
+    var path: String
+
+    @Option(help: "The bundle id, where the Info.plist leaves it to a build setting (query bundleId).")
+    var bundleId: String?
+
+    @Option(
+        name: .customLong("setting"),
+        help: ArgumentHelp("A build setting the Info.plist refers to (repeatable).", valueName: "NAME=VALUE"))
+    var settings: [String] = []
+
+    @Option(name: .customLong("launch-handler"),
+            help: "An identifier the app registers with BGTaskScheduler at launch (repeatable; default: every permitted identifier).")
+    var launchHandlers: [String] = []
+
+    @Flag(help: "Print the installed app as JSON.")
+    var json = false
+
+    func validate() throws {
+        for setting in settings {
+            guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
+                throw ValidationError("--setting takes NAME=VALUE, not \"\(setting)\".")
+            }
+        }
+    }
+
+    func run() throws {
+        try CommandFailure.reporting {
+            let service = try client.client()
+            let upload = try AppUpload(path: path)
+            var query: [(String, String)] = []
+            if let bundleId { query.append(("bundleId", bundleId)) }
+            query += settings.map { ("setting", $0) }
+            if !launchHandlers.isEmpty { query.append(("launchHandlers", launchHandlers.joined(separator: ","))) }
+            let response = try service.send(
+                "POST", ServiceClient.path("v1", "devices", device, "apps"), query: query,
+                headers: [("Content-Type", upload.contentType), ("Accept", "application/json")], body: upload.bytes)
+            if json {
+                Terminal.line(String(decoding: response.body, as: UTF8.self))
+                return
+            }
+            Terminal.line(Self.describe(try ServiceClient.object(response), device: device))
+        }
+    }
+
+    /// `installed com.example.news (News) on dev_…: background modes fetch, processing; permitted identifiers …`.
+    static func describe(_ app: [String: Any], device: String) -> String {
+        let bundleId = app["bundleId"] as? String ?? "?"
+        var line = "installed \(bundleId)"
+        if let name = app["displayName"] as? String { line += " (\(name))" }
+        line += " on \(device)"
+        let plist = app["infoPlist"] as? [String: Any] ?? [:]
+        func list(_ values: Any?) -> String {
+            let items = values as? [String] ?? []
+            return items.isEmpty ? "none" : items.joined(separator: ", ")
+        }
+        line += ": background modes \(list(plist["UIBackgroundModes"]))"
+        line += "; permitted identifiers \(list(plist["BGTaskSchedulerPermittedIdentifiers"]))"
+        if let handlers = app["launchHandlers"] as? [String], !handlers.isEmpty {
+            line += "; launch handlers \(handlers.joined(separator: ", "))"
+        }
+        return line
+    }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+
+/// `bgemu push DEVICE [BUNDLE_ID] FILE`: as `xcrun simctl push`, a payload file delivered to an app, through
+/// `POST /v1/devices/{deviceId}/push` (R29–R31).
+struct PushCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Send a remote notification to an app, as `xcrun simctl push` does.",
+        discussion: """
+            FILE is an APNs payload (`{"aps": {…}}`), such as a `.apns` file as Simulator and `simctl push` take \
+            it, or `-` for standard input. BUNDLE_ID may be left out when the file names the app with a \
+            top-level "Simulator Target Bundle". The payload is sent as it is to \
+            POST /v1/devices/{deviceId}/push, the bundle id as `apns-topic`; the options set the other APNs \
+            headers (by default the service takes `alert` for a payload with an alert, sound or badge, else \
+            `background`, and the priority 10 for alerts, 5 for background pushes).
+
+            Prints what APNs and the device made of it: delivered (shown, and/or the app woken with a run), \
+            deferred or coalesced by the power-aware policy, or dropped, and why.
+            """)
+
+    @OptionGroup var client: ClientOptions
+
+    @Argument(help: "The device's id (dev_…).")
+    var device: String
+
+    @Argument(help: ArgumentHelp("[BUNDLE_ID] FILE: the app, then the payload file (`-` for standard input).",
+                                 valueName: "bundle-id-and-file"))
+    var operands: [String]
+
+    @Option(name: .customLong("type"), help: "apns-push-type: alert or background.")
+    var pushType: String?
+
+    @Option(help: "apns-priority: 10, 5 or 1 (a background push must have 5).")
+    var priority: String?
+
+    @Option(help: "apns-expiration: UNIX seconds after which a deferred push is dropped (virtual clock); 0 means now or never.")
+    var expiration: String?
+
+    @Option(help: "apns-collapse-id: at most 64 bytes.")
+    var collapseId: String?
+
+    @Option(help: "apns-id: a UUID; the service makes one up when absent.")
+    var apnsId: String?
+
+    @Flag(help: "Print the service's answer as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (1...2).contains(operands.count) else {
+            throw ValidationError("Give [BUNDLE_ID] FILE after the device: one or two arguments, not \(operands.count).")
+        }
+    }
+
+    func run() throws {
+        try CommandFailure.reporting {
+            let service = try client.client()
+            let file = operands[operands.count - 1]
+            let payload = try Self.readPayload(file)
+            let target = Self.simulatorTargetBundle(payload)
+            let bundleId = operands.count == 2 ? operands[0] : nil
+            var headers: [(String, String)] = [("Content-Type", "application/json"), ("Accept", "application/json")]
+            if let bundleId { headers.append(("apns-topic", bundleId)) }
+            for (name, value) in [("apns-push-type", pushType), ("apns-priority", priority), ("apns-expiration", expiration),
+                                  ("apns-collapse-id", collapseId), ("apns-id", apnsId)] {
+                if let value { headers.append((name, value)) }
+            }
+            let response = try service.send(
+                "POST", ServiceClient.path("v1", "devices", device, "push"), headers: headers, body: payload)
+            if json {
+                Terminal.line(String(decoding: response.body, as: UTF8.self))
+                return
+            }
+            let answer = try ServiceClient.object(response)
+            Terminal.line(Self.describe(answer, app: bundleId ?? target ?? "the app"))
+        }
+    }
+
+    /// The file's bytes, or standard input's for `-`.
+    static func readPayload(_ file: String) throws -> [UInt8] {
+        if file == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        } catch {
+            throw CommandFailure.local("cannot read the payload file \(file): \(error.localizedDescription)")
+        }
+    }
+
+    /// The app a `simctl push` file names, if it is a JSON object with a string "Simulator Target Bundle".
+    static func simulatorTargetBundle(_ payload: [UInt8]) -> String? {
+        let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
+        return object?["Simulator Target Bundle"] as? String
+    }
+
+    /// One line: `delivered push 1B2C… to com.example.news: woke the app (run run_3), alert shown`.
+    static func describe(_ answer: [String: Any], app: String) -> String {
+        let outcome = answer["outcome"] as? String ?? "accepted"
+        let id = answer["apnsId"] as? String ?? "?"
+        let reason = answer["reason"] as? String
+        var line = "\(outcome) push \(id) to \(app)"
+        switch outcome {
+        case "delivered":
+            var what: [String] = []
+            if let run = answer["runId"] as? String { what.append("woke the app (run \(run))") }
+            if answer["notificationDelivered"] as? Bool == true { what.append("alert shown") }
+            if what.isEmpty { what.append(reason.map { "nothing to wake (\($0))" } ?? "nothing shown, nothing woken") }
+            line += ": " + what.joined(separator: ", ")
+        case "deferred", "coalesced":
+            line += ": held by the system (\(reason ?? "policy"))"
+            if let replaced = answer["replacedApnsId"] as? String { line += ", replacing \(replaced)" }
+            if answer["notificationDelivered"] as? Bool == true { line += "; alert shown" }
+        case "dropped":
+            let why = reason ?? "no reason given"
+            let shown = answer["notificationDelivered"] as? Bool == true
+            line += shown ? ": alert shown, app not woken (\(why))" : ": not delivered (\(why))"
+        default:
+            if let reason { line += " (\(reason))" }
+        }
+        return line
+    }
+}
