@@ -114,12 +114,13 @@ import Testing
             $0.bodySizeLimit = { method, path in method == .post && path == "/echo" ? 20 : nil }
         }
         // The upload route takes 20 bytes, fixed or chunked; its query does not change the route.
-        let fixed = try exchange("POST /echo?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n012345678901234",
+        let fixed = try exchange("POST /echo?x=1 HTTP/1.1\r\nHost: a\r\nConnection: close\r\nContent-Length: 15\r\n\r\n012345678901234",
                                  configure: configure)
         #expect(fixed.response.status == 200)
         #expect(fixed.response.text.contains("012345678901234"))
         let chunked = try exchange(
-            "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n01234567\r\n8\r\n01234567\r\n0\r\n\r\n",
+            "POST /echo HTTP/1.1\r\nHost: a\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "8\r\n01234567\r\n8\r\n01234567\r\n0\r\n\r\n",
             configure: configure)
         #expect(chunked.response.status == 200)
         // Past its own limit, and on any other path past the general one, a body is still 413.
