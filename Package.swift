@@ -31,6 +31,9 @@ let package = Package(
             dependencies: ["CSystem", "CLibz", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // A blocking HTTP/1.1 client (no TLS, no SwiftNIO, no URLSession): the CLI's and BGEmuKit's transport. Apart
+        // from the server so that a client never builds it.
+        .target(name: "BGEmuHTTP", swiftSettings: strict),
         // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
         .target(name: "Emulation", swiftSettings: strict),
         // SQLite: migrations, the event log, the stores Emulation declares.
@@ -48,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "bgemu",
             dependencies: [
-                "HTTPServer", "Emulation", "Storage", "API",
+                "HTTPServer", "BGEmuHTTP", "Emulation", "Storage", "API",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -60,6 +63,7 @@ let package = Package(
             dependencies: ["HTTPServer", "CSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .testTarget(name: "BGEmuHTTPTests", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
         .testTarget(
@@ -72,7 +76,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bgemu", "HTTPServer", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "bgemu", "BGEmuHTTP", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strict
         ),
     ]

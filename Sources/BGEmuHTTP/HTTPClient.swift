@@ -25,7 +25,7 @@ public struct HTTPClient: Sendable {
         }
 
         /// The first value of the header `name`, compared case-insensitively.
-        public func header(_ name: String) -> String? { headers.first { $0.0.caseInsensitiveEquals(name) }?.1 }
+        public func header(_ name: String) -> String? { headers.first { $0.0.headerNameEquals(name) }?.1 }
     }
 
     public enum ClientError: Error, CustomStringConvertible {
