@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "bgemu", targets: ["bgemu"]),
+        .library(name: "BGEmuKit", targets: ["BGEmuKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
@@ -34,6 +35,8 @@ let package = Package(
         // A blocking HTTP/1.1 client (no TLS, no SwiftNIO, no URLSession): the CLI's and BGEmuKit's transport. Apart
         // from the server so that a client never builds it.
         .target(name: "BGEmuHTTP", swiftSettings: strict),
+        // Apple's BackgroundTasks/UIApplication names for app code, bound to a device emulated by a running bgemu.
+        .target(name: "BGEmuKit", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
         // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
         .target(name: "Emulation", swiftSettings: strict),
         // SQLite: migrations, the event log, the stores Emulation declares.
@@ -64,6 +67,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "BGEmuHTTPTests", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
+        .testTarget(name: "BGEmuKitTests", dependencies: ["BGEmuKit", "BGEmuHTTP"], swiftSettings: strict),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
         .testTarget(
@@ -77,7 +81,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "bgemu", "BGEmuHTTP", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "bgemu", "HTTPServer", "BGEmuHTTP", "BGEmuKit", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The device's clock is virtual: it moves only when the harness (or another client) advances it. A `Date` that
+/// app code passes (`earliestBeginDate = Date(timeIntervalSinceNow: 15 * 60)`) is mapped by its offset from the
+/// wall clock at the call: 15 minutes from now stays 15 minutes from the device's now. A date the service answers
+/// is mapped back the same way.
+enum VirtualTime {
+    /// The device's instant for `date`, an app's wall-clock date, given the device's `virtualNow` and the wall
+    /// clock's `wallNow` read at the same call.
+    static func toDevice(_ date: Date, virtualNow: Date, wallNow: Date) -> Date {
+        virtualNow.addingTimeInterval(date.timeIntervalSince(wallNow))
+    }
+
+    /// The wall-clock date an app sees for the device's instant `instant`.
+    static func toWall(_ instant: Date, virtualNow: Date, wallNow: Date) -> Date {
+        wallNow.addingTimeInterval(instant.timeIntervalSince(virtualNow))
+    }
+
+    /// RFC 3339 in UTC with milliseconds, as the service writes it (`2026-01-01T08:00:00.000Z`).
+    static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// Reads an RFC 3339 date-time, with or without a fraction.
+    static func parse(_ text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+}
