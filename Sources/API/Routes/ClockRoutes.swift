@@ -11,12 +11,13 @@ enum ClockRoutes {
 
         router.post("/v1/devices/{deviceId}/clock/advance") { request, context in
             let body = try JSONBody.decode(AdvanceRequest.self, from: request)
-            let (device, emitted) = try env.devices.perform(for: context) { engine in
+            let (device, (emitted, stopped)) = try env.devices.perform(for: context) { engine in
                 let before = engine.events.count
-                try engine.advance(to: try body.target(from: engine.now))
-                return engine.events.count - before
+                let stopped = try engine.advance(to: try body.target(from: engine.now), stoppingAtAppCode: body.stopAtAppCode)
+                return (engine.events.count - before, stopped)
             }
-            return try JSONBody.response(AdvanceBody(now: RFC3339.format(device.clock.anchor), eventsEmitted: emitted))
+            return try JSONBody.response(
+                AdvanceBody(now: RFC3339.format(device.clock.anchor), eventsEmitted: emitted, stopped: stopped))
         }
 
         router.post("/v1/devices/{deviceId}/reboot") { _, context in
@@ -30,5 +31,7 @@ enum ClockRoutes {
     struct AdvanceBody: Encodable {
         var now: String
         var eventsEmitted: Int
+        /// True when `stopAtAppCode` stopped the clock before the target.
+        var stopped: Bool
     }
 }

@@ -5,7 +5,6 @@ import HTTPServer
 /// Each answers the app's new representation; the delegate callbacks are events.
 enum LifecycleRoutes {
     static let actions: [(path: String, act: @Sendable (inout DeviceEngine, String) throws -> Void)] = [
-        ("launch", { try $0.launch($1) }),
         ("background", { try $0.background($1) }),
         ("foreground", { try $0.foreground($1) }),
         ("force-quit", { try $0.forceQuit($1) }),
@@ -13,6 +12,15 @@ enum LifecycleRoutes {
     ]
 
     static func register(on router: inout Router, _ env: APIEnvironment) {
+        // A launch may say what the app's launch registered (R16): a client running the app's own code knows it.
+        router.post("/v1/devices/{deviceId}/apps/{bundleId}/launch") { request, context in
+            let bundleId = context.parameters["bundleId"] ?? ""
+            let handlers = request.body.isEmpty ? nil : try JSONBody.decode(LaunchRequest.self, from: request).launchHandlers
+            let (device, _) = try env.devices.perform(for: context) { engine in
+                try engine.launch(bundleId, registering: handlers)
+            }
+            return try AppRoutes.appResponse(device, bundleId, env)
+        }
         for action in actions {
             router.post("/v1/devices/{deviceId}/apps/{bundleId}/\(action.path)") { _, context in
                 let bundleId = context.parameters["bundleId"] ?? ""

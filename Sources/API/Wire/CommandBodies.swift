@@ -4,12 +4,15 @@ import Emulation
 struct AdvanceRequest: Decodable {
     var seconds: Double?
     var to: String?
+    /// Stop after the first instant that calls a driven app's code (a client running the app's own code).
+    var stopAtAppCode: Bool
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(allowed: ["seconds", "to"])
+        try decoder.rejectUnknownKeys(allowed: ["seconds", "to", "stopAtAppCode"])
         let c = try decoder.container(keyedBy: AnyKey.self)
         seconds = try c.decodeIfPresent(Double.self, forKey: AnyKey("seconds"))
         to = try c.decodeIfPresent(String.self, forKey: AnyKey("to"))
+        stopAtAppCode = try c.decodeIfPresent(Bool.self, forKey: AnyKey("stopAtAppCode")) ?? false
         guard (seconds == nil) != (to == nil) else {
             throw EmulationError.invalid([FieldIssue("seconds", "give exactly one of seconds and to")])
         }
@@ -25,6 +28,16 @@ struct AdvanceRequest: Decodable {
             throw EmulationError.invalid([FieldIssue("to", "must be an RFC 3339 date-time")])
         }
         return instant
+    }
+}
+
+/// `POST …/launch`'s optional body: the identifiers the app's launch registered with `BGTaskScheduler` (R16).
+struct LaunchRequest: Decodable {
+    var launchHandlers: [String]?
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["launchHandlers"])
+        launchHandlers = try decoder.container(keyedBy: AnyKey.self).decodeIfPresent([String].self, forKey: AnyKey("launchHandlers"))
     }
 }
 

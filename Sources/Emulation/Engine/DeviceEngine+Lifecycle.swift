@@ -1,12 +1,25 @@
 /// What the user and the system do to an app: R1–R7.
 extension DeviceEngine {
     /// The user taps the icon (or picks the app in the switcher): it comes to the foreground, launched if needed (R1).
-    public mutating func launch(_ bundleId: String) throws {
+    ///
+    /// `registering` is what the app's launch registered with `BGTaskScheduler.register` (R16), as a client that runs
+    /// the app's own code knows it: when this launch starts the app's process (it was not running), those become its
+    /// launch handlers; a running app keeps those of the launch that started it. Each must be permitted.
+    public mutating func launch(_ bundleId: String, registering handlers: [String]? = nil) throws {
         let i = try index(of: bundleId)
+        if let handlers {
+            let permitted = device.apps[i].manifest.permittedIdentifiers
+            let issues = handlers.enumerated().filter { !permitted.contains($0.element) }.map {
+                FieldIssue("launchHandlers[\($0.offset)]",
+                           "\"\($0.element)\" is not in BGTaskSchedulerPermittedIdentifiers; registering it would crash the app")
+            }
+            guard issues.isEmpty else { throw EmulationError.invalid(issues) }
+        }
         if device.apps[i].state == .active { return }
         background(allBut: bundleId, cause: "appSwitch")
         recordUserLaunch(i)
         if device.apps[i].state == .notRunning {
+            if let handlers { device.apps[i].launchHandlers = handlers.uniqued }
             setState(i, .inactive, cause: "userLaunch")
             delegate(i, .didFinishLaunching, ["launchedBy": "user"])
             setState(i, .active, cause: "userLaunch")

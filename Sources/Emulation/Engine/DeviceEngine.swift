@@ -25,7 +25,14 @@ public struct DeviceEngine: Sendable {
 
     /// Fires every timer due up to `target` in time order (ties in creation order), each at its own instant, then
     /// sets the clock to `target`. Idle time is jumped over, so a week of a quiet device costs nothing.
-    public mutating func advance(to target: VirtualInstant) throws {
+    ///
+    /// With `stoppingAtAppCode`, the advance stops right after the first timer that calls code of an app a client
+    /// drives (not scripted): a run starts or starts expiring, a background task starts expiring, or a delegate
+    /// method is called (``EventType/callsAppCode``). The clock then reads that timer's instant and the answer is
+    /// `true`: the client runs the app's code, whose answers (completing the run, ending the task) reach the device
+    /// at that instant, and advances again. Answers `false` when the clock reached `target`.
+    @discardableResult
+    public mutating func advance(to target: VirtualInstant, stoppingAtAppCode: Bool = false) throws -> Bool {
         // Both bounds depend on the clock's current reading, so a refusal is a conflict with the device's state
         // (the same `to` is fine on another device), not an invalid request.
         guard target >= now else {
@@ -40,9 +47,10 @@ public struct DeviceEngine: Sendable {
                 code: "clockAtLimit", detail: "The clock runs up to \(RFC3339.format(.latest)); it reads \(now).")
         }
         let from = now
-        runTimers(through: target)
-        device.clock.anchor = target
-        emit(.clockAdvanced, data: ["from": .instant(from), "to": .instant(target)])
+        let stopped = runTimers(through: target, stoppingAtAppCode: stoppingAtAppCode)
+        if !stopped { device.clock.anchor = target }
+        emit(.clockAdvanced, data: ["from": .instant(from), "to": .instant(now)])
+        return stopped
     }
 
     /// For a realtime clock: lets virtual time catch up with wall time, firing what fell due, and re-anchors.
@@ -57,11 +65,23 @@ public struct DeviceEngine: Sendable {
     /// The next timer's due instant, if any (a realtime driver sleeps until then).
     public var nextDue: VirtualInstant? { device.runtime.timers.first?.due }
 
-    private mutating func runTimers(through target: VirtualInstant) {
+    /// Fires the timers due by `target`; with `stoppingAtAppCode`, stops after one that called a driven app's code
+    /// and answers `true`.
+    @discardableResult
+    private mutating func runTimers(through target: VirtualInstant, stoppingAtAppCode: Bool = false) -> Bool {
         while let timer = device.runtime.popDue(by: target) {
             device.clock.anchor = max(now, timer.due)
+            let before = events.count
             fire(timer.kind)
+            if stoppingAtAppCode, events[before...].contains(where: callsDrivenAppCode) { return true }
         }
+        return false
+    }
+
+    /// Whether `event` calls code of an app that a client drives (one without a scripted `behavior`).
+    private func callsDrivenAppCode(_ event: EmulationEvent) -> Bool {
+        guard event.type.callsAppCode, let bundleId = event.bundleId, let app = device.app(bundleId) else { return false }
+        return app.behavior == nil
     }
 
     // MARK: Events and ids
