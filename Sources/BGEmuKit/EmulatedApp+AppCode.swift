@@ -9,7 +9,6 @@ extension EmulatedApp {
             guard launching, handlers[identifier] == nil else { return false }
             handlers[identifier] = handler
             registered.append(identifier)
-            if !launchToSend, ownLaunchPending || state != "notRunning" { registeredAfterLaunchSent = true }
             return true
         }
     }

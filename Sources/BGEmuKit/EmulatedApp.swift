@@ -35,10 +35,11 @@ public final class EmulatedApp: @unchecked Sendable {
     var endings: [Termination] = []
     /// Set while the launch closure runs.
     var launching = false
-    /// The harness's user launch whose `launch` call has not been sent yet (it is sent at the first call of the
-    /// app's code that needs the app running, or when the closure returns).
+    /// The harness's user launch whose `launch` call has not been sent yet: it is sent, with the identifiers
+    /// registered so far, at the first call of the app's code that needs the app running (a submit, a background
+    /// task, the fetch interval), or when the closure returns. bgemu takes a launch's handlers when the launch
+    /// starts the app's process, so an identifier registered after such a call is known here but not to bgemu.
     var launchToSend = false
-    var registeredAfterLaunchSent = false
     /// The `didFinishLaunching` the harness's own launch causes, not to be answered with a relaunch.
     var ownLaunchPending = false
     var lastPush: [String: JSONValue]?
@@ -112,13 +113,9 @@ public final class EmulatedApp: @unchecked Sendable {
             try service.launch(bundleId, launchHandlers: registeredIdentifiers)
             return
         }
-        lock.withLock {
-            launchToSend = true
-            registeredAfterLaunchSent = false
-        }
+        lock.withLock { launchToSend = true }
         let failure = runLaunchClosure()
-        let (unsent, again) = lock.withLock { (launchToSend, registeredAfterLaunchSent) }
-        if unsent || again { try sendLaunch() }
+        if lock.withLock({ launchToSend }) { try sendLaunch() }
         if let failure { throw failure }
     }
 
@@ -139,7 +136,6 @@ public final class EmulatedApp: @unchecked Sendable {
     func sendLaunch() throws {
         let handlers = lock.withLock { () -> [String] in
             launchToSend = false
-            registeredAfterLaunchSent = false
             ownLaunchPending = true
             return registered
         }

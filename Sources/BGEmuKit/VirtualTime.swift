@@ -16,9 +16,16 @@ enum VirtualTime {
         wallNow.addingTimeInterval(instant.timeIntervalSince(virtualNow))
     }
 
-    /// RFC 3339 in UTC with milliseconds, as the service writes it (`2026-01-01T08:00:00.000Z`).
+    /// RFC 3339 in UTC with milliseconds, as the service writes it (`2026-01-01T08:00:00.000Z`), rounded to the
+    /// nearest millisecond: an instant read from the service (`…06.395Z`, held as a binary fraction a hair below)
+    /// is written back as it was read, never a millisecond earlier.
     static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (whole, millis) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+        let text = Date(timeIntervalSince1970: TimeInterval(whole)).formatted(Date.ISO8601FormatStyle())
+        let digits = String(millis)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// Reads an RFC 3339 date-time, with or without a fraction.

@@ -19,11 +19,15 @@ import Testing
         #expect(VirtualTime.toWall(instant, virtualNow: virtualNow, wallNow: wallNow) == wallNow.addingTimeInterval(3600))
     }
 
-    @Test func datesAreWrittenAsTheServiceWritesThem() {
+    @Test func datesAreWrittenAsTheServiceWritesThem() throws {
         #expect(VirtualTime.format(virtualNow.addingTimeInterval(90.25)) == "2026-01-01T00:01:30.250Z")
         #expect(VirtualTime.parse("2026-01-01T00:01:30.250Z") == virtualNow.addingTimeInterval(90.25))
         #expect(VirtualTime.parse("2026-01-01T00:01:30Z") == virtualNow.addingTimeInterval(90))
         #expect(VirtualTime.parse("yesterday") == nil)
+        // An instant read back is written as it was read, not a millisecond early.
+        for text in ["2026-01-01T00:16:06.395Z", "2026-01-01T00:00:00.001Z", "1969-12-31T23:59:59.999Z"] {
+            #expect(VirtualTime.format(try #require(VirtualTime.parse(text))) == text)
+        }
     }
 
     @Test func R19_aSubmittedEarliestBeginDateIsSentInVirtualTime() async throws {
