@@ -5,7 +5,8 @@ public class BGTaskRequest: CustomStringConvertible {
     /// The task identifier, one of the app's `BGTaskSchedulerPermittedIdentifiers`.
     public let identifier: String
     /// The earliest date the task may start; nil for no delay. A wall-clock date: BGEmuKit maps it to the
-    /// device's virtual time by its offset from now (15 minutes from now is 15 minutes from the device's now).
+    /// device's virtual time by its offset from now, to the second (15 minutes from now is 15 minutes from the
+    /// device's now).
     public var earliestBeginDate: Date?
 
     init(identifier: String) { self.identifier = identifier }

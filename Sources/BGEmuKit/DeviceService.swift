@@ -27,6 +27,8 @@ package protocol DeviceService: Sendable {
     func endBackgroundTask(_ bundleId: String, taskId: String) throws
     func setFetchInterval(_ bundleId: String, _ interval: JSONValue) throws
     func appStatus(_ bundleId: String) throws -> AppStatus
+    /// Sends an APNs payload to the app, as APNs would deliver it (R29–R31).
+    func push(_ payload: [UInt8], topic: String, apnsId: String) throws
 }
 
 /// How an app is installed: its real `Info.plist`, or the keys bgemu reads.

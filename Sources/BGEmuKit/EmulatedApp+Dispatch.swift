@@ -14,7 +14,7 @@ extension EmulatedApp {
         case .appDelegate:
             delegateCallback(event)
         case .pushReceived:
-            lock.withLock { lastPush = event.data }
+            if let apnsId = event.string("apnsId") { lock.withLock { pushes[apnsId] = event.data } }
         case .runStarted:
             runStarted(event)
         case .runExpiring:
@@ -73,7 +73,7 @@ extension EmulatedApp {
         case "fetch":
             delegate?.application(UIApplication.shared, performFetchWithCompletionHandler: fetchCompletion(runId))
         case "remoteNotification":
-            delegate?.application(UIApplication.shared, didReceiveRemoteNotification: pushUserInfo(apnsId: nil),
+            delegate?.application(UIApplication.shared, didReceiveRemoteNotification: pushUserInfo(apnsId: event.string("apnsId")),
                                   fetchCompletionHandler: fetchCompletion(runId))
         case "urlSessionEvents":
             delegate?.application(UIApplication.shared, handleEventsForBackgroundURLSession: identifier,
@@ -94,15 +94,17 @@ extension EmulatedApp {
         return { [self] in if once.first() { completeRun(runId, .success(true)) } }
     }
 
-    /// The push's `userInfo`, rebuilt from its `push.received` event.
+    /// The push's `userInfo`: the payload as the harness sent it, else rebuilt from its `push.received` event
+    /// (`aps` with `content-available` and `alert`; a payload another client sent keeps no other key).
     private func pushUserInfo(apnsId: String?) -> [AnyHashable: Any] {
-        guard let push = lock.withLock({ lastPush }) else { return [:] }
+        guard let apnsId else { return [:] }
+        let (payload, received) = lock.withLock { (payloads[apnsId], pushes[apnsId]) }
+        if let payload { return payload }
+        guard let push = received else { return [:] }
         var aps: [String: Any] = [:]
         if push["contentAvailable"]?.boolValue == true { aps["content-available"] = 1 }
-        if let alert = push["alert"]?.stringValue { aps["alert"] = alert }
-        var info: [AnyHashable: Any] = ["aps": aps]
-        if let id = apnsId ?? push["apnsId"]?.stringValue { info["apnsId"] = id }
-        return info
+        if let alert = push["alert"], alert != .null { aps["alert"] = alert.foundationValue }
+        return ["aps": aps]
     }
 
     /// The process ended: its registrations, tasks and background tasks end with it.

@@ -42,7 +42,10 @@ public final class EmulatedApp: @unchecked Sendable {
     var launchToSend = false
     /// The `didFinishLaunching` the harness's own launch causes, not to be answered with a relaunch.
     var ownLaunchPending = false
-    var lastPush: [String: JSONValue]?
+    /// The `push.received` events' data, by `apnsId`.
+    var pushes: [String: [String: JSONValue]] = [:]
+    /// The payloads the harness sent (``EmulatedDevice/push(_:to:)``), by `apnsId`: the `userInfo` as sent.
+    var payloads: [String: [AnyHashable: Any]] = [:]
 
     init(device: EmulatedDevice, installed: InstalledApp) {
         self.device = device

@@ -22,6 +22,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     private var apps: [String: EmulatedApp] = [:]
     private var lastSeen: Int64 = 0
     private var failure: (any Error)?
+    private var pushCount = 0
 
     package init(service: any DeviceService, streamClient: HTTPClient? = nil) throws {
         self.service = service
@@ -119,6 +120,26 @@ public final class EmulatedDevice: @unchecked Sendable {
     public static var currentDate: Date? {
         guard let app = AppContext.current else { return nil }
         return app.attempt { try app.service.clockNow() }
+    }
+
+    /// Sends a push to `app` as APNs would deliver it (`POST …/push`, R29–R31): `payload` is the APNs payload
+    /// (`["aps": ["content-available": 1], "article": 42]`). A silent push to an app in the background wakes it
+    /// with a `remoteNotification` run (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`,
+    /// with `payload` as `userInfo`); one to an app in the foreground calls the same method at once. Refused
+    /// pushes throw ``BGEmuError/problem(_:)`` with APNs's reason as the code. Its `apns-id` counts up per
+    /// device, so that runs of a test stay the same.
+    public func push(_ payload: [String: Any], to app: EmulatedApp) async throws {
+        let bytes: [UInt8]
+        do { bytes = Array(try JSONSerialization.data(withJSONObject: payload)) } catch {
+            throw BGEmuError.notConfigured("the payload is not JSON: \(error)")
+        }
+        let apnsId = stateLock.withLock { () -> String in
+            pushCount += 1
+            return String(format: "00000000-0000-4000-8000-%012d", pushCount)
+        }
+        let userInfo = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [AnyHashable: Any] ?? [:]
+        app.lock.withLock { app.payloads[apnsId] = userInfo }
+        try perform { try service.push(bytes, topic: app.bundleId, apnsId: apnsId) }
     }
 
     /// Every event the device recorded so far, oldest first (a page read, for assertions).

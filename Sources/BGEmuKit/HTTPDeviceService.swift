@@ -25,9 +25,9 @@ package struct HTTPDeviceService: DeviceService {
     @discardableResult
     static func call(
         _ client: HTTPClient, _ method: String, _ path: String, json: JSONValue? = nil, body: [UInt8]? = nil,
-        contentType: String? = nil
+        contentType: String? = nil, headers more: [(String, String)] = []
     ) throws -> JSONValue {
-        var headers = [("Accept", "application/json")]
+        var headers = [("Accept", "application/json")] + more
         var payload: [UInt8] = []
         if let json {
             headers.append(("Content-Type", "application/json"))
@@ -172,6 +172,11 @@ package struct HTTPDeviceService: DeviceService {
 
     package func setFetchInterval(_ bundleId: String, _ interval: JSONValue) throws {
         try call("PUT", "\(appPath(bundleId))/fetch-interval", json: .object(["interval": interval]))
+    }
+
+    package func push(_ payload: [UInt8], topic: String, apnsId: String) throws {
+        try Self.call(client, "POST", "\(devicePath)/push", body: payload, contentType: "application/json",
+                      headers: [("apns-topic", topic), ("apns-id", apnsId)])
     }
 
     package func appStatus(_ bundleId: String) throws -> AppStatus {

@@ -59,3 +59,18 @@ public enum JSONValue: Sendable, Equatable, Codable {
         return Array((try? encoder.encode(self)) ?? Data("null".utf8))
     }
 }
+
+extension JSONValue {
+    /// The value as `JSONSerialization` gives it (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`), for
+    /// a `userInfo`.
+    var foundationValue: Any {
+        switch self {
+        case .null: NSNull()
+        case .bool(let value): value
+        case .number(let value): value.rounded() == value && abs(value) < 1e15 ? Int(value) as Any : value as Any
+        case .string(let value): value
+        case .array(let values): values.map(\.foundationValue)
+        case .object(let members): members.mapValues(\.foundationValue)
+        }
+    }
+}

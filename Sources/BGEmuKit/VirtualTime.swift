@@ -4,11 +4,14 @@ import Foundation
 /// app code passes (`earliestBeginDate = Date(timeIntervalSinceNow: 15 * 60)`) is mapped by its offset from the
 /// wall clock at the call: 15 minutes from now stays 15 minutes from the device's now. A date the service answers
 /// is mapped back the same way.
+///
+/// The offset is rounded to the whole second: the microseconds the app's code takes between computing a date and
+/// submitting it must not make one run of a test differ from the next.
 enum VirtualTime {
     /// The device's instant for `date`, an app's wall-clock date, given the device's `virtualNow` and the wall
     /// clock's `wallNow` read at the same call.
     static func toDevice(_ date: Date, virtualNow: Date, wallNow: Date) -> Date {
-        virtualNow.addingTimeInterval(date.timeIntervalSince(wallNow))
+        virtualNow.addingTimeInterval(date.timeIntervalSince(wallNow).rounded())
     }
 
     /// The wall-clock date an app sees for the device's instant `instant`.

@@ -169,6 +169,34 @@ import Testing
     }
 }
 
+extension DispatchTests {
+    @Test func R31_aSilentPushCallsTheDelegateWithThePayloadAndItsCompletionCompletesTheRun() async throws {
+        let fixture = try await HarnessFixture()
+        let delegate = PushDelegate()
+        fixture.app.delegate = delegate
+        try await fixture.app.launch {}
+        try await fixture.app.moveToBackground()
+        try await fixture.device.push(["aps": ["content-available": 1], "article": "42"], to: fixture.app)
+        #expect(delegate.articles.all == ["42"])
+        #expect(fixture.service.calls.contains(.complete("run_push", .fetchResult("noData"))))
+    }
+}
+
+/// Reads the payload's `article` and answers no data.
+final class PushDelegate: UIApplicationDelegate, @unchecked Sendable {
+    // @unchecked Sendable: its state is in a `Recorder`.
+    let articles = Recorder<String>()
+
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
+        articles.append(userInfo["article"] as? String ?? "?")
+        completionHandler(.noData)
+        completionHandler(.newData)
+    }
+}
+
 /// A delegate that begins a background task on entering the background and ends it in its expiration handler,
 /// and answers a fetch with new data.
 final class EndingDelegate: UIApplicationDelegate, @unchecked Sendable {

@@ -131,6 +131,12 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
 
     func setFetchInterval(_ bundleId: String, _ interval: JSONValue) throws { record(.fetchInterval(interval)) }
 
+    func push(_ payload: [UInt8], topic: String, apnsId: String) throws {
+        emit("push.received", topic, ["apnsId": .string(apnsId), "contentAvailable": .bool(true)])
+        emit("run.started", topic, ["runId": .string("run_push"), "kind": .string("remoteNotification"),
+                                    "apnsId": .string(apnsId), "launchedApp": .bool(false)])
+    }
+
     func appStatus(_ bundleId: String) throws -> AppStatus {
         AppStatus(state: lock.withLock { states[bundleId] ?? "notRunning" }, backgroundTimeRemaining: nil)
     }

@@ -14,6 +14,12 @@ import Testing
             == virtualNow.addingTimeInterval(-5))
     }
 
+    @Test func determinism_theTimeTheAppsCodeTakesDoesNotMoveTheInstant() {
+        // The app computed its date 3 ms before the submit read the wall clock.
+        let date = wallNow.addingTimeInterval(900 - 0.003)
+        #expect(VirtualTime.toDevice(date, virtualNow: virtualNow, wallNow: wallNow) == virtualNow.addingTimeInterval(900))
+    }
+
     @Test func aDeviceDateMapsBackToTheWallClock() {
         let instant = virtualNow.addingTimeInterval(3600)
         #expect(VirtualTime.toWall(instant, virtualNow: virtualNow, wallNow: wallNow) == wallNow.addingTimeInterval(3600))
@@ -40,7 +46,7 @@ import Testing
         }
         let sent = fixture.service.calls.compactMap { if case .submit(let body) = $0 { body } else { nil } }
         let offset = try #require(sent.first?.earliestBeginDate).timeIntervalSince(fixture.service.virtualNow)
-        #expect(abs(offset - 900) < 2)
+        #expect(offset == 900)
         // Read back, the pending request's date is about 15 minutes from the wall clock's now again.
         let pending = try await fixture.app.run { () -> [BGTaskRequest] in
             var answer: [BGTaskRequest] = []

@@ -161,6 +161,71 @@ import Testing
         #expect(state == "suspended")
     }
 
+    @Test func R3_R16_theSystemLaunchesTheTerminatedAppAndItsLaunchClosureRegistersAgain() async throws {
+        let service = try start()
+        defer { service.stop() }
+        let device = try await device(service)
+        let app = try await device.install(infoPlist: Self.plist, bundleId: Self.bundleId)
+        let log = Recorded<String>()
+        try await app.launch {
+            log.append("launch")
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
+                log.append("refresh \(UIApplication.shared.applicationState == .background)")
+                task.setTaskCompleted(success: true)
+            }
+            if log.all.count == 1 { try Self.scheduleRefresh() }
+        }
+        try await app.moveToBackground()
+        try await app.terminate()
+        #expect(app.terminations.map(\.reason) == ["memoryPressure"])
+        #expect(app.registeredIdentifiers.isEmpty)
+        try await device.advanceClock(by: 3600)
+        #expect(log.all == ["launch", "launch", "refresh true"])
+        let runs = try api(service, device, "/runs")["items"] as? [[String: Any]] ?? []
+        #expect(runs.first?["launchedApp"] as? Bool == true && runs.first?["result"] as? String == "success")
+    }
+
+    @Test func R16_submittingAnIdentifierRegisteredWithNoHandlerCrashesTheApp() async throws {
+        let service = try start()
+        defer { service.stop() }
+        let device = try await device(service)
+        let app = try await device.install(infoPlist: Self.plist, bundleId: Self.bundleId)
+        let thrown = Recorded<String>()
+        try await app.launch {
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { _ in }
+            do {
+                try BGTaskScheduler.shared.submit(BGProcessingTaskRequest(identifier: Self.download))
+            } catch BGEmuError.appCrashed(let reason) {
+                thrown.append(reason)
+            }
+        }
+        #expect(thrown.all.first?.contains("No launch handler registered for task with identifier \(Self.download)") == true)
+        #expect(app.terminations.map(\.reason) == ["crash"])
+    }
+
+    @Test func R28_R31_aFetchAndASilentPushReachTheDelegateAndItsCompletionEndsTheirRuns() async throws {
+        let service = try start()
+        defer { service.stop() }
+        let device = try await device(service)
+        let app = try await device.install(
+            bundleId: "com.example.weather", backgroundModes: ["fetch", "remote-notification"])
+        let delegate = WeatherDelegate()
+        try await app.launch {
+            UIApplication.shared.delegate = delegate
+            UIApplication.shared.setMinimumBackgroundFetchInterval(UIApplication.backgroundFetchIntervalMinimum)
+        }
+        try await app.moveToBackground()
+        try await device.advanceClock(by: 3600)
+        #expect(delegate.log.all.first == "fetch", "\(delegate.log.all)")
+        try await device.push(["aps": ["content-available": 1], "city": "Lyon"], to: app)
+        #expect(delegate.log.all.last == "push Lyon", "\(delegate.log.all)")
+        let runs = try service.client(key: Self.key).request("GET", "/v1/devices/\(device.id)/apps/com.example.weather/runs").json
+        let items = runs["items"] as? [[String: Any]] ?? []
+        #expect(items.first?["kind"] as? String == "fetch" && items.first?["result"] as? String == "newData")
+        #expect(items.last?["kind"] as? String == "remoteNotification" && items.last?["result"] as? String == "noData")
+        #expect(items.allSatisfy { $0["state"] as? String == "completed" })
+    }
+
     @Test func determinism_theSameTestGivesTheSameEventsRunAfterRun() async throws {
         var sequences: [[String]] = []
         for _ in 0..<2 {
@@ -200,6 +265,27 @@ final class SavingDelegate: UIApplicationDelegate, @unchecked Sendable {
         }
         task.append(id)
         log.append("began \(id.rawValue)")
+    }
+}
+
+/// A weather app's delegate: a fetch answers new data, a silent push reads its city and answers no data.
+final class WeatherDelegate: UIApplicationDelegate, @unchecked Sendable {
+    // @unchecked Sendable: its state is in a `Recorded`.
+    let log = Recorded<String>()
+
+    func application(
+        _ application: UIApplication, performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
+        log.append("fetch")
+        completionHandler(.newData)
+    }
+
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
+        log.append("push \(userInfo["city"] as? String ?? "?")")
+        completionHandler(.noData)
     }
 }
 
