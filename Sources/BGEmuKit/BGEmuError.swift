@@ -24,12 +24,16 @@ public enum BGEmuError: Error, Equatable, CustomStringConvertible {
 
 /// A refusal of the service: its status and the problem's `code` and `detail`.
 public struct ServiceProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The HTTP status (`409`, `422`, …).
     public var status: Int
+    /// The problem's `code` (`appNotRunning`, `notInForeground`, `validationFailed`, …).
     public var code: String?
+    /// The service's explanation, for people.
     public var detail: String?
     /// The fields named by a `422`.
     public var fields: [String]
 
+    /// A problem with these parts.
     public init(status: Int, code: String?, detail: String?, fields: [String] = []) {
         self.status = status
         self.code = code

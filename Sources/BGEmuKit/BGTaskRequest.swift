@@ -21,6 +21,7 @@ public class BGTaskRequest: CustomStringConvertible {
 
 /// A request to launch the app in the background briefly to refresh its content (≈30 s, R20).
 public final class BGAppRefreshTaskRequest: BGTaskRequest {
+    /// A request for `identifier`, which must be permitted and whose launch handler must be registered.
     public override init(identifier: String) { super.init(identifier: identifier) }
 }
 
@@ -31,6 +32,7 @@ public final class BGProcessingTaskRequest: BGTaskRequest {
     /// Runs only while charging, and expires when power is removed.
     public var requiresExternalPower = false
 
+    /// A request for `identifier`, which must be permitted and whose launch handler must be registered.
     public override init(identifier: String) { super.init(identifier: identifier) }
 
     override var kind: String { "processing" }

@@ -16,10 +16,12 @@ extension BGTaskScheduler {
             case immediateRunIneligible = 4
         }
 
+        /// Why the submit was refused.
         public let code: Code
         /// BGEmuKit only: the service's explanation (not compared).
         public let detail: String?
 
+        /// An error of this code (to compare with what a submit threw).
         public init(_ code: Code) { self.init(code, detail: nil) }
 
         init(_ code: Code, detail: String?) {
@@ -27,13 +29,18 @@ extension BGTaskScheduler {
             self.detail = detail
         }
 
+        /// Errors of the same code are equal, whatever their detail.
         public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 
         public var description: String { "BGTaskScheduler.Error(\(code))\(detail.map { ": \($0)" } ?? "")" }
 
+        /// `catch BGTaskScheduler.Error.unavailable`, as with Apple's bridged error.
         public static var unavailable: Code { .unavailable }
+        /// `catch BGTaskScheduler.Error.tooManyPendingTaskRequests`.
         public static var tooManyPendingTaskRequests: Code { .tooManyPendingTaskRequests }
+        /// `catch BGTaskScheduler.Error.notPermitted`.
         public static var notPermitted: Code { .notPermitted }
+        /// `catch BGTaskScheduler.Error.immediateRunIneligible`.
         public static var immediateRunIneligible: Code { .immediateRunIneligible }
 
         /// The error iOS throws for the service's refusal of a submit, or nil when the refusal is not one of

@@ -12,7 +12,7 @@ public final class BGTaskScheduler: Sendable {
     /// ``EmulatedApp/launch(_:)``, or the relaunch of an app the system launched) and only for an identifier in
     /// `BGTaskSchedulerPermittedIdentifiers`; otherwise it answers false (iOS raises an exception for a
     /// registration after launch). The handler is called on the harness's thread whatever `queue` says, so that
-    /// the harness can return once it ran.
+    /// the harness can return once it ran. (`@discardableResult`, unlike Apple's, for brevity in tests.)
     @discardableResult
     public func register(
         forTaskWithIdentifier identifier: String, using queue: DispatchQueue?, launchHandler: @escaping (BGTask) -> Void

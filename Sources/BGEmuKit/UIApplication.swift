@@ -11,7 +11,12 @@ public final class UIApplication: Sendable {
 
     /// The app's lifecycle state (Apple's `UIApplication.State`).
     public enum State: Int, Sendable {
-        case active = 0, inactive = 1, background = 2
+        /// In the foreground, receiving events.
+        case active = 0
+        /// In the foreground, not receiving events (launching, leaving).
+        case inactive = 1
+        /// In the background (also reported while suspended or not running).
+        case background = 2
     }
 
     /// As often as the system allows (`setMinimumBackgroundFetchInterval`).

@@ -2,7 +2,9 @@ import Foundation
 
 /// Identifies a background task begun with `beginBackgroundTask` (Apple's `UIBackgroundTaskIdentifier`).
 public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
+    /// The task's number in this process (not the service's `bgt_…` id).
     public let rawValue: Int
+    /// The identifier numbered `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// No task: what `beginBackgroundTask` answers when nothing began.
@@ -11,7 +13,12 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 
 /// The result a background fetch or silent push's completion handler reports (Apple's `UIBackgroundFetchResult`).
 public enum UIBackgroundFetchResult: UInt, Sendable {
-    case newData = 0, noData = 1, failed = 2
+    /// New content was downloaded.
+    case newData = 0
+    /// Nothing new.
+    case noData = 1
+    /// The fetch failed.
+    case failed = 2
 
     /// The name on bgemu's wire.
     var wireName: String {
