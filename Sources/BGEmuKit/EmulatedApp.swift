@@ -73,35 +73,37 @@ public final class EmulatedApp: @unchecked Sendable {
     /// registers are the app's launch handlers (R16) — then the app becomes active. A running app comes back to
     /// the foreground and the closure is only kept. The closure runs again whenever the system launches the app
     /// into the background. Returns once every callback the launch caused has run.
-    public func launch(_ didFinishLaunching: @escaping () throws -> Void = {}) async throws {
+    public func launch(
+        isolation: isolated (any Actor)? = #isolation, _ didFinishLaunching: @escaping () throws -> Void = {}
+    ) async throws {
         try device.perform { try launchNow(didFinishLaunching) }
     }
 
     /// The user presses Home: `applicationDidEnterBackground` runs, then the app is suspended unless something
     /// holds it (R1, R2).
-    public func moveToBackground() async throws {
+    public func moveToBackground(isolation: isolated (any Actor)? = #isolation) async throws {
         try device.perform { try service.lifecycle(bundleId, .background) }
     }
 
     /// The user returns to the app from the app switcher (R1).
-    public func moveToForeground() async throws {
+    public func moveToForeground(isolation: isolated (any Actor)? = #isolation) async throws {
         try device.perform { try service.lifecycle(bundleId, .foreground) }
     }
 
     /// The user swipes the app away (R5): the system does not launch it for background work until the user
     /// launches it again.
-    public func forceQuit() async throws {
+    public func forceQuit(isolation: isolated (any Actor)? = #isolation) async throws {
         try device.perform { try service.lifecycle(bundleId, .forceQuit) }
     }
 
     /// The system reclaims the memory of the app in the background (R6); it may launch it again later.
-    public func terminate() async throws {
+    public func terminate(isolation: isolated (any Actor)? = #isolation) async throws {
         try device.perform { try service.lifecycle(bundleId, .terminate) }
     }
 
     /// Runs `body` with the singletons bound to this app (for a test that calls the app's code directly, as a
     /// button of the app would in the foreground), then dispatches what it caused.
-    public func run<T>(_ body: () throws -> T) async throws -> T {
+    public func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: () throws -> T) async throws -> T {
         try device.perform { try AppContext.$current.withValue(self) { try body() } }
     }
 

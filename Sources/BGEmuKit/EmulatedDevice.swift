@@ -6,7 +6,10 @@ import Foundation
 /// (completions, `endBackgroundTask`, new submits) have reached the service, so a test can assert right after it.
 ///
 /// The harness reads the device's events (`GET …/events?after=`) after each call and dispatches them in order,
-/// on the calling thread, one harness call at a time per device. App code that answers later on another thread
+/// one harness call at a time per device, on the caller's actor (a `@MainActor` test runs the app's code on the
+/// main actor, as iOS does): every harness call takes the caller's isolation (`#isolation`), so that closures and
+/// delegates need not be `Sendable`. A call blocks its thread while it talks to the service (on loopback,
+/// milliseconds). App code that answers later on another thread
 /// reaches the service when it answers; what that causes is dispatched at the next harness call.
 ///
 /// `@unchecked Sendable`: the harness state (`apps`, `lastSeen`, `failure`) is behind `lock`.
@@ -59,14 +62,18 @@ public final class EmulatedDevice: @unchecked Sendable {
     /// Installs the app described by a real `Info.plist` (XML or binary); `bundleId` sets
     /// `PRODUCT_BUNDLE_IDENTIFIER`, which real projects' plists refer to. The app registers no launch handler
     /// until its ``EmulatedApp/launch(_:)``.
-    public func install(infoPlist: URL, bundleId: String) async throws -> EmulatedApp {
+    public func install(
+        infoPlist: URL, bundleId: String, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> EmulatedApp {
         let data: Data
         do { data = try Data(contentsOf: infoPlist) } catch { throw BGEmuError.notConfigured("cannot read \(infoPlist.path)") }
         return try perform { try add(service.install(.infoPlist(data, bundleId: bundleId))) }
     }
 
     /// Installs an app declared by the keys bgemu reads of an `Info.plist`.
-    public func install(bundleId: String, backgroundModes: [String], permittedIdentifiers: [String] = []) async throws -> EmulatedApp {
+    public func install(
+        bundleId: String, backgroundModes: [String], permittedIdentifiers: [String] = [], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> EmulatedApp {
         try perform {
             try add(service.install(.declared(bundleId: bundleId, backgroundModes: backgroundModes, permittedIdentifiers: permittedIdentifiers)))
         }
@@ -82,7 +89,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     /// starts or expires, a background task expires, a delegate callback is made); the harness runs that code
     /// and sends its answers, then lets time go on: a launch handler that completes at once completes within
     /// the run's time, as on a phone. Returns at the target, once everything has been answered.
-    public func advanceClock(by seconds: TimeInterval) async throws {
+    public func advanceClock(by seconds: TimeInterval, isolation: isolated (any Actor)? = #isolation) async throws {
         try perform {
             let target = try service.clockNow().addingTimeInterval(seconds)
             while true {
@@ -97,7 +104,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     /// make `submit` throw `.unavailable` (R18).
     public func setConditions(
         batteryLevel: Int? = nil, charging: Bool? = nil, lowPowerMode: Bool? = nil, network: String? = nil,
-        backgroundAppRefresh: Bool? = nil, locked: Bool? = nil, userActive: Bool? = nil
+        backgroundAppRefresh: Bool? = nil, locked: Bool? = nil, userActive: Bool? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws {
         var patch: [String: JSONValue] = [:]
         if let batteryLevel { patch["batteryLevel"] = .number(Double(batteryLevel)) }
@@ -128,7 +135,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     /// with `payload` as `userInfo`); one to an app in the foreground calls the same method at once. Refused
     /// pushes throw ``BGEmuError/problem(_:)`` with APNs's reason as the code. Its `apns-id` counts up per
     /// device, so that runs of a test stay the same.
-    public func push(_ payload: [String: Any], to app: EmulatedApp) async throws {
+    public func push(_ payload: [String: Any], to app: EmulatedApp, isolation: isolated (any Actor)? = #isolation) async throws {
         let bytes: [UInt8]
         do { bytes = Array(try JSONSerialization.data(withJSONObject: payload)) } catch {
             throw BGEmuError.notConfigured("the payload is not JSON: \(error)")
@@ -143,7 +150,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     }
 
     /// Every event the device recorded so far, oldest first (a page read, for assertions).
-    public func recordedEvents() async throws -> [DeviceEvent] {
+    public func recordedEvents(isolation: isolated (any Actor)? = #isolation) async throws -> [DeviceEvent] {
         try perform { try service.events(after: 0) }
     }
 
