@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "bgemu", targets: ["bgemu"]),
+        .library(name: "BGEmuKit", targets: ["BGEmuKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
@@ -31,6 +32,11 @@ let package = Package(
             dependencies: ["CSystem", "CLibz", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // A blocking HTTP/1.1 client (no TLS, no SwiftNIO, no URLSession): the CLI's and BGEmuKit's transport. Apart
+        // from the server so that a client never builds it.
+        .target(name: "BGEmuHTTP", swiftSettings: strict),
+        // Apple's BackgroundTasks/UIApplication names for app code, bound to a device emulated by a running bgemu.
+        .target(name: "BGEmuKit", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
         // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
         .target(name: "Emulation", swiftSettings: strict),
         // SQLite: migrations, the event log, the stores Emulation declares.
@@ -48,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "bgemu",
             dependencies: [
-                "HTTPServer", "Emulation", "Storage", "API",
+                "HTTPServer", "BGEmuHTTP", "Emulation", "Storage", "API",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -60,6 +66,8 @@ let package = Package(
             dependencies: ["HTTPServer", "CSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .testTarget(name: "BGEmuHTTPTests", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
+        .testTarget(name: "BGEmuKitTests", dependencies: ["BGEmuKit", "BGEmuHTTP"], swiftSettings: strict),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
         .testTarget(
@@ -72,7 +80,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bgemu", "HTTPServer", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "bgemu", "HTTPServer", "BGEmuHTTP", "BGEmuKit", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strict
         ),
     ]

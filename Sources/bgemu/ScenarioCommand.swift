@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HTTPServer
+import BGEmuHTTP
 
 /// `bgemu scenario run FILE…`: runs scenario files against a bgemu service and reports like a test runner.
 struct ScenarioCommand: ParsableCommand {

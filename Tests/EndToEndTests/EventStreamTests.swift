@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import HTTPServer
+import BGEmuHTTP
 import Testing
 
 /// Event streams of the real executable over real sockets: resuming after `Last-Event-ID` gets exactly what was

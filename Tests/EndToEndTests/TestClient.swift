@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import BGEmuHTTP
 
 /// The service's own small HTTP client with a test's defaults: loopback, an optional key, JSON bodies.
 struct TestClient {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HTTPServer
+import BGEmuHTTP
 
 /// The options every command that calls a running service shares: where it is and the tenant's key.
 struct ClientOptions: ParsableArguments {

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import BGEmuHTTP
 
 /// The bgemu service as the client commands call it: paths and queries built safely, answers decoded, and every
 /// failure a ``CommandFailure``.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
-import HTTPServer
+import BGEmuHTTP
 
 /// `bgemu events DEVICE [--follow]`: a device's events as terminal lines, or live as they happen
 /// (`GET /v1/devices/{deviceId}/events`, as a page or a Server-Sent Events stream).

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import HTTPServer
+import BGEmuHTTP
 import Testing
 
 /// `HTTPClient.open`: a response body read as it arrives, whatever the byte boundaries between reads (RFC 9112 §6.3,

@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension HTTPClient {
     /// A response whose body is read as it arrives: a live `text/event-stream`, say. Reading blocks until the
@@ -71,7 +75,7 @@ extension HTTPClient {
 
         /// Closes the connection; later reads answer nil.
         public func close() {
-            if fd >= 0 { Glibc.close(fd) }
+            if fd >= 0 { PlatformSocket.close(fd) }
             fd = -1
             finished = true
         }
@@ -157,7 +161,7 @@ extension HTTPClient {
                 received += chunk[0..<n]
             }
         } catch {
-            Glibc.close(fd)
+            PlatformSocket.close(fd)
             throw error
         }
     }

@@ -6,7 +6,7 @@ extension HTTPClient {
     /// and `Content-Length` when there is a body or the method carries one.
     func head(_ method: String, _ path: String, headers: [(String, String)], bodyLength: Int) -> [UInt8] {
         var head = "\(method) \(basePath)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
-        if !apiKey.isEmpty, !headers.contains(where: { $0.0.caseInsensitiveEquals("Authorization") }) {
+        if !apiKey.isEmpty, !headers.contains(where: { $0.0.headerNameEquals("Authorization") }) {
             head += "Authorization: Bearer \(apiKey)\r\n"
         }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }

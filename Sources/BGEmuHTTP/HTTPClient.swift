@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A small blocking HTTP/1.1 client for `http://host:port` (no TLS): one request per connection, read until the
 /// server closes it. Enough for the CLI (and the end-to-end tests) to call the service without FoundationNetworking
@@ -25,7 +29,7 @@ public struct HTTPClient: Sendable {
         }
 
         /// The first value of the header `name`, compared case-insensitively.
-        public func header(_ name: String) -> String? { headers.first { $0.0.caseInsensitiveEquals(name) }?.1 }
+        public func header(_ name: String) -> String? { headers.first { $0.0.headerNameEquals(name) }?.1 }
     }
 
     public enum ClientError: Error, CustomStringConvertible {
@@ -69,7 +73,7 @@ public struct HTTPClient: Sendable {
     /// seconds of silence).
     public static func exchange(host: String, port: Int, bytes: [UInt8], timeout: Int) throws -> [UInt8] {
         let fd = try connectSocket(host: host, port: port, timeout: timeout)
-        defer { close(fd) }
+        defer { PlatformSocket.close(fd) }
         try sendAll(fd, bytes)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -85,7 +89,7 @@ public struct HTTPClient: Sendable {
     /// closes it.
     static func connectSocket(host: String, port: Int, timeout: Int) throws -> Int32 {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = PlatformSocket.streamType
         hints.ai_family = AF_UNSPEC
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { throw ClientError.resolve(host) }
@@ -95,11 +99,12 @@ public struct HTTPClient: Sendable {
         while let info = candidate {
             fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
             if fd >= 0, connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { break }
-            if fd >= 0 { close(fd) }
+            if fd >= 0 { PlatformSocket.close(fd) }
             fd = -1
             candidate = info.pointee.ai_next
         }
         guard fd >= 0 else { throw ClientError.connect("\(host):\(port)") }
+        PlatformSocket.prepare(fd)
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         return fd
@@ -109,7 +114,7 @@ public struct HTTPClient: Sendable {
     static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent...].withUnsafeBytes { PlatformSocket.send(fd, $0) }
             guard n > 0 else { throw ClientError.send }
             sent += n
         }

@@ -1,0 +1,64 @@
+extension BGTaskScheduler {
+    /// The error `submit(_:)` throws, as on iOS: match it with `catch BGTaskScheduler.Error.unavailable` or
+    /// `catch let error as BGTaskScheduler.Error where error.code == .notPermitted`.
+    public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+        /// `BGTaskSchedulerErrorCode`, with Apple's raw values.
+        public enum Code: Int, Sendable {
+            /// Background App Refresh is off (device or app), Low Power Mode is on, the device runs iOS before 13,
+            /// or the call came from outside any app (BGEmuKit: no app of a harness is being driven).
+            case unavailable = 1
+            /// The app has its kind's most pending requests: 1 app refresh or 10 processing.
+            case tooManyPendingTaskRequests = 2
+            /// The identifier is not in `BGTaskSchedulerPermittedIdentifiers`, or the kind's background mode is not
+            /// declared.
+            case notPermitted = 3
+            /// The request cannot run at once (continued processing tasks); bgemu does not model it yet.
+            case immediateRunIneligible = 4
+        }
+
+        /// Why the submit was refused.
+        public let code: Code
+        /// BGEmuKit only: the service's explanation (not compared).
+        public let detail: String?
+
+        /// An error of this code (to compare with what a submit threw).
+        public init(_ code: Code) { self.init(code, detail: nil) }
+
+        init(_ code: Code, detail: String?) {
+            self.code = code
+            self.detail = detail
+        }
+
+        /// Errors of the same code are equal, whatever their detail.
+        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+        public var description: String { "BGTaskScheduler.Error(\(code))\(detail.map { ": \($0)" } ?? "")" }
+
+        /// `catch BGTaskScheduler.Error.unavailable`, as with Apple's bridged error.
+        public static var unavailable: Code { .unavailable }
+        /// `catch BGTaskScheduler.Error.tooManyPendingTaskRequests`.
+        public static var tooManyPendingTaskRequests: Code { .tooManyPendingTaskRequests }
+        /// `catch BGTaskScheduler.Error.notPermitted`.
+        public static var notPermitted: Code { .notPermitted }
+        /// `catch BGTaskScheduler.Error.immediateRunIneligible`.
+        public static var immediateRunIneligible: Code { .immediateRunIneligible }
+
+        /// The error iOS throws for the service's refusal of a submit, or nil when the refusal is not one of
+        /// BGTaskScheduler's (`appNotRunning`, `noLaunchHandler`, a bad body).
+        static func mapping(_ problem: ServiceProblem) -> BGTaskScheduler.Error? {
+            guard problem.status == 409, let code = problem.code else { return nil }
+            switch code {
+            case "unavailable": return .init(.unavailable, detail: problem.detail)
+            case "tooManyPendingTaskRequests": return .init(.tooManyPendingTaskRequests, detail: problem.detail)
+            case "notPermitted": return .init(.notPermitted, detail: problem.detail)
+            case "immediateRunIneligible": return .init(.immediateRunIneligible, detail: problem.detail)
+            default: return nil
+            }
+        }
+    }
+}
+
+/// Lets `catch BGTaskScheduler.Error.notPermitted` match, as with Apple's bridged error.
+public func ~= (code: BGTaskScheduler.Error.Code, error: any Error) -> Bool {
+    (error as? BGTaskScheduler.Error)?.code == code
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// What BGEmuKit asks of one emulated device. `HTTPDeviceService` speaks bgemu's HTTP API; the library's tests use
+/// an in-memory fake. Every call blocks until the service has answered. A refusal of the service is thrown as a
+/// ``ServiceProblem``, a failure to reach it as ``BGEmuError/transport(_:)``.
+package protocol DeviceService: Sendable {
+    /// The device's id at the service (`dev_…`).
+    var deviceId: String { get }
+    func install(_ installation: Installation) throws -> InstalledApp
+    /// The user taps the icon; `launchHandlers` are the identifiers registered during this launch (R16).
+    func launch(_ bundleId: String, launchHandlers: [String]) throws
+    func lifecycle(_ bundleId: String, _ action: LifecycleAction) throws
+    /// Moves the clock to `target`, stopping early (when `stopAtAppCode`) right after an instant at which an
+    /// app's code runs.
+    func advance(to target: Date, stopAtAppCode: Bool) throws -> AdvanceOutcome
+    func clockNow() throws -> Date
+    func setConditions(_ patch: [String: JSONValue]) throws
+    /// The device's events after `after`, oldest first, every page.
+    func events(after: Int64) throws -> [DeviceEvent]
+    func submit(_ bundleId: String, _ request: TaskRequestBody) throws
+    func cancelTaskRequest(_ bundleId: String, identifier: String) throws
+    func cancelAllTaskRequests(_ bundleId: String) throws
+    func pendingTaskRequests(_ bundleId: String) throws -> [TaskRequestBody]
+    func completeRun(_ bundleId: String, runId: String, _ completion: RunCompletion) throws
+    /// Begins a background task; nil when the device begins none (`UIBackgroundTaskInvalid`, R14).
+    func beginBackgroundTask(_ bundleId: String, name: String?) throws -> String?
+    func endBackgroundTask(_ bundleId: String, taskId: String) throws
+    func setFetchInterval(_ bundleId: String, _ interval: JSONValue) throws
+    func appStatus(_ bundleId: String) throws -> AppStatus
+    /// Sends an APNs payload to the app, as APNs would deliver it (R29–R31).
+    func push(_ payload: [UInt8], topic: String, apnsId: String) throws
+}
+
+/// How an app is installed: its real `Info.plist`, or the keys bgemu reads.
+package enum Installation: Sendable {
+    case infoPlist(Data, bundleId: String)
+    case declared(bundleId: String, backgroundModes: [String], permittedIdentifiers: [String])
+}
+
+/// An installed app as the service answers it.
+package struct InstalledApp: Sendable, Equatable {
+    package var bundleId: String
+    package var permittedIdentifiers: [String]
+    package var backgroundModes: [String]
+}
+
+/// The user's and the system's lifecycle actions.
+package enum LifecycleAction: String, Sendable {
+    case background, foreground, forceQuit = "force-quit", terminate
+}
+
+/// The clock after one advance.
+package struct AdvanceOutcome: Sendable, Equatable {
+    package var now: Date
+    /// True when the advance stopped before its target because an app's code ran.
+    package var stopped: Bool
+}
+
+/// A task request on the wire, its date in the device's virtual time.
+package struct TaskRequestBody: Sendable, Equatable {
+    package var kind: String
+    package var identifier: String
+    package var earliestBeginDate: Date?
+    package var requiresNetworkConnectivity = false
+    package var requiresExternalPower = false
+}
+
+/// How app code ends a run.
+package enum RunCompletion: Sendable, Equatable {
+    /// `setTaskCompleted(success:)` and the URL session's completion handler.
+    case success(Bool)
+    /// A fetch or silent push's completion handler.
+    case fetchResult(String)
+}
+
+/// What `UIApplication` reads of its app.
+package struct AppStatus: Sendable, Equatable {
+    package var state: String
+    package var backgroundTimeRemaining: Double?
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// What the app's code asks of the system, sent to the service at once (blocking). Calls that cannot throw on iOS
+/// keep a failure to reach the service for the harness call that runs them, which throws it.
+extension EmulatedApp {
+    func register(_ identifier: String, _ handler: @escaping (BGTask) -> Void) -> Bool {
+        guard permittedIdentifiers.contains(identifier) else { return false }
+        return lock.withLock {
+            guard launching, handlers[identifier] == nil else { return false }
+            handlers[identifier] = handler
+            registered.append(identifier)
+            return true
+        }
+    }
+
+    func submit(_ request: BGTaskRequest) throws {
+        try launchIfPending()
+        let wallNow = Date()
+        let virtualNow = try service.clockNow()
+        var body = TaskRequestBody(
+            kind: request.kind, identifier: request.identifier,
+            earliestBeginDate: request.earliestBeginDate.map { VirtualTime.toDevice($0, virtualNow: virtualNow, wallNow: wallNow) })
+        if let processing = request as? BGProcessingTaskRequest {
+            body.requiresNetworkConnectivity = processing.requiresNetworkConnectivity
+            body.requiresExternalPower = processing.requiresExternalPower
+        }
+        do {
+            try service.submit(bundleId, body)
+        } catch let problem as ServiceProblem {
+            throw Self.submitError(problem)
+        }
+    }
+
+    /// The error `submit` throws for the service's refusal.
+    static func submitError(_ problem: ServiceProblem) -> any Error {
+        if let error = BGTaskScheduler.Error.mapping(problem) { return error }
+        if problem.code == "noLaunchHandler" { return BGEmuError.appCrashed(problem.detail ?? "no launch handler") }
+        return BGEmuError.problem(problem)
+    }
+
+    func cancelTaskRequest(_ identifier: String) {
+        attempt { try service.cancelTaskRequest(bundleId, identifier: identifier) }
+    }
+
+    func cancelAllTaskRequests() {
+        attempt { try service.cancelAllTaskRequests(bundleId) }
+    }
+
+    func pendingTaskRequests() -> [BGTaskRequest] {
+        let wallNow = Date()
+        guard let virtualNow = attempt({ try service.clockNow() }),
+              let pending = attempt({ try service.pendingTaskRequests(bundleId) }) else { return [] }
+        return pending.map { body in
+            let request: BGTaskRequest
+            if body.kind == "processing" {
+                let processing = BGProcessingTaskRequest(identifier: body.identifier)
+                processing.requiresNetworkConnectivity = body.requiresNetworkConnectivity
+                processing.requiresExternalPower = body.requiresExternalPower
+                request = processing
+            } else {
+                request = BGAppRefreshTaskRequest(identifier: body.identifier)
+            }
+            request.earliestBeginDate = body.earliestBeginDate.map { VirtualTime.toWall($0, virtualNow: virtualNow, wallNow: wallNow) }
+            return request
+        }
+    }
+
+    func completeRun(_ runId: String, _ completion: RunCompletion) {
+        attempt { try service.completeRun(bundleId, runId: runId, completion) }
+    }
+
+    func beginBackgroundTask(name: String?, expirationHandler: (() -> Void)?) -> UIBackgroundTaskIdentifier {
+        guard let began = attempt({ () -> String? in
+            try launchIfPending()
+            return try service.beginBackgroundTask(bundleId, name: name)
+        }), let taskId = began else { return .invalid }
+        return BackgroundTaskRegistry.shared.add(.init(app: self, taskId: taskId, expirationHandler: expirationHandler))
+    }
+
+    func endBackgroundTask(_ taskId: String) {
+        attempt { try service.endBackgroundTask(bundleId, taskId: taskId) }
+    }
+
+    func setFetchInterval(_ interval: TimeInterval) {
+        let value: JSONValue = interval >= UIApplication.backgroundFetchIntervalNever ? .string("never")
+            : interval <= UIApplication.backgroundFetchIntervalMinimum ? .string("minimum")
+            : .number(min(interval, 604_800))
+        attempt {
+            try launchIfPending()
+            try service.setFetchInterval(bundleId, value)
+        }
+    }
+
+    func status() -> AppStatus? {
+        attempt { try service.appStatus(bundleId) }
+    }
+
+    /// Runs a call of the app's code that cannot throw on iOS: a refusal of the service (a run completed twice, a
+    /// task that ended already) is what iOS ignores too; a failure to reach the service is kept for the harness.
+    @discardableResult
+    func attempt<T>(_ call: () throws -> T) -> T? {
+        do {
+            return try call()
+        } catch is ServiceProblem {
+            return nil
+        } catch {
+            device.keepFailure(error)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// The device's events, answered by the app's code: the launch handlers, the task's expiration handler, the
+/// delegate's callbacks, the launch closure when the system launches the app.
+extension EmulatedApp {
+    func dispatch(_ event: DeviceEvent) {
+        AppContext.$current.withValue(self) { handle(event) }
+    }
+
+    private func handle(_ event: DeviceEvent) {
+        switch event.type {
+        case .appStateChanged:
+            if let to = event.string("to") { lock.withLock { state = to } }
+        case .appDelegate:
+            delegateCallback(event)
+        case .pushReceived:
+            if let apnsId = event.string("apnsId") { lock.withLock { pushes[apnsId] = event.data } }
+        case .runStarted:
+            runStarted(event)
+        case .runExpiring:
+            if let runId = event.string("runId"), let task = lock.withLock({ tasks[runId] }) { task.expirationHandler?() }
+        case .runCompleted, .runExpired:
+            if let runId = event.string("runId"), let task = lock.withLock({ tasks.removeValue(forKey: runId) }) { task.markEnded() }
+        case .backgroundTaskExpiring:
+            if let taskId = event.string("taskId"), let entry = BackgroundTaskRegistry.shared.find(self, taskId: taskId) {
+                entry.expirationHandler?()
+            }
+        case .backgroundTaskEnded:
+            if let taskId = event.string("taskId") { BackgroundTaskRegistry.shared.forget(self, taskIds: [taskId]) }
+        case .appTerminated:
+            terminated(event)
+        default:
+            break
+        }
+    }
+
+    private func delegateCallback(_ event: DeviceEvent) {
+        let application = UIApplication.shared
+        let delegate = self.delegate
+        switch event.string("callback") {
+        case "didFinishLaunching":
+            let own = lock.withLock { () -> Bool in
+                defer { ownLaunchPending = false }
+                return ownLaunchPending && event.string("launchedBy") == "user"
+            }
+            if !own, let failure = runLaunchClosure() { device.keepFailure(failure) }
+        case "didBecomeActive": delegate?.applicationDidBecomeActive(application)
+        case "willResignActive": delegate?.applicationWillResignActive(application)
+        case "didEnterBackground": delegate?.applicationDidEnterBackground(application)
+        case "willEnterForeground": delegate?.applicationWillEnterForeground(application)
+        case "willTerminate": delegate?.applicationWillTerminate(application)
+        case "didReceiveRemoteNotification":
+            delegate?.application(application, didReceiveRemoteNotification: pushUserInfo(apnsId: event.string("apnsId")),
+                                  fetchCompletionHandler: { _ in })
+        default: break
+        }
+    }
+
+    private func runStarted(_ event: DeviceEvent) {
+        guard let runId = event.string("runId") else { return }
+        let identifier = event.string("identifier") ?? ""
+        let delegate = self.delegate
+        switch event.string("kind") {
+        case "appRefresh", "processing":
+            let task: BGTask = event.string("kind") == "processing"
+                ? BGProcessingTask(identifier: identifier, runId: runId, app: self)
+                : BGAppRefreshTask(identifier: identifier, runId: runId, app: self)
+            let handler = lock.withLock { () -> ((BGTask) -> Void)? in
+                tasks[runId] = task
+                return handlers[identifier]
+            }
+            handler?(task)
+        case "fetch":
+            delegate?.application(UIApplication.shared, performFetchWithCompletionHandler: fetchCompletion(runId))
+        case "remoteNotification":
+            delegate?.application(UIApplication.shared, didReceiveRemoteNotification: pushUserInfo(apnsId: event.string("apnsId")),
+                                  fetchCompletionHandler: fetchCompletion(runId))
+        case "urlSessionEvents":
+            delegate?.application(UIApplication.shared, handleEventsForBackgroundURLSession: identifier,
+                                  completionHandler: onceCompletion(runId))
+        default:
+            break
+        }
+    }
+
+    /// A fetch completion handler that completes `runId` once.
+    private func fetchCompletion(_ runId: String) -> (UIBackgroundFetchResult) -> Void {
+        let once = Once()
+        return { [self] result in if once.first() { completeRun(runId, .fetchResult(result.wireName)) } }
+    }
+
+    private func onceCompletion(_ runId: String) -> () -> Void {
+        let once = Once()
+        return { [self] in if once.first() { completeRun(runId, .success(true)) } }
+    }
+
+    /// The push's `userInfo`: the payload as the harness sent it, else rebuilt from its `push.received` event
+    /// (`aps` with `content-available` and `alert`; a payload another client sent keeps no other key).
+    private func pushUserInfo(apnsId: String?) -> [AnyHashable: Any] {
+        guard let apnsId else { return [:] }
+        let (payload, received) = lock.withLock { (payloads[apnsId], pushes[apnsId]) }
+        if let payload { return payload }
+        guard let push = received else { return [:] }
+        var aps: [String: Any] = [:]
+        if push["contentAvailable"]?.boolValue == true { aps["content-available"] = 1 }
+        if let alert = push["alert"], alert != .null { aps["alert"] = alert.foundationValue }
+        return ["aps": aps]
+    }
+
+    /// The process ended: its registrations, tasks and background tasks end with it.
+    private func terminated(_ event: DeviceEvent) {
+        let ended = lock.withLock { () -> [BGTask] in
+            endings.append(Termination(reason: event.string("reason") ?? "", terminationCode: event.string("terminationCode"), at: event.at))
+            state = "notRunning"
+            handlers = [:]
+            registered = []
+            launchToSend = false
+            ownLaunchPending = false
+            defer { tasks = [:] }
+            return Array(tasks.values)
+        }
+        ended.forEach { $0.markEnded() }
+        BackgroundTaskRegistry.shared.forget(self)
+    }
+}

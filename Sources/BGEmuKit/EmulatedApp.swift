@@ -1,0 +1,154 @@
+import Foundation
+
+/// An app installed on an ``EmulatedDevice`` whose code is the test's: its launch closure, the launch handlers it
+/// registers, its delegate. The harness calls them when the device's events say so, with `BGTaskScheduler.shared`
+/// and `UIApplication.shared` bound to this app.
+///
+/// `@unchecked Sendable`: its mutable state is behind `lock`, which is never held while app code or the service
+/// is called; the app's code runs on the harness's thread, one harness call at a time per device.
+public final class EmulatedApp: @unchecked Sendable {
+    /// Why and when the app ended (an `app.terminated` event).
+    public struct Termination: Sendable, Equatable {
+        /// `forceQuit`, `memoryPressure`, `watchdog`, `crash`, `exitsOnSuspend`, `reboot`, …
+        public var reason: String
+        /// The watchdog's code (`0x8badf00d`) when it killed the app.
+        public var terminationCode: String?
+        /// The device's virtual time.
+        public var at: Date
+    }
+
+    /// The bundle identifier.
+    public let bundleId: String
+    /// `BGTaskSchedulerPermittedIdentifiers`, as the service read them (build settings expanded).
+    public let permittedIdentifiers: [String]
+    /// `UIBackgroundModes`, as the service read them.
+    public let backgroundModes: [String]
+    let device: EmulatedDevice
+
+    let lock = NSLock()
+    var launchClosure: (() throws -> Void)?
+    var appDelegate: (any UIApplicationDelegate)?
+    var handlers: [String: (BGTask) -> Void] = [:]
+    var registered: [String] = []
+    var tasks: [String: BGTask] = [:]
+    var state = "notRunning"
+    var endings: [Termination] = []
+    /// Set while the launch closure runs.
+    var launching = false
+    /// The harness's user launch whose `launch` call has not been sent yet: it is sent, with the identifiers
+    /// registered so far, at the first call of the app's code that needs the app running (a submit, a background
+    /// task, the fetch interval), or when the closure returns. bgemu takes a launch's handlers when the launch
+    /// starts the app's process, so an identifier registered after such a call is known here but not to bgemu.
+    var launchToSend = false
+    /// The `didFinishLaunching` the harness's own launch causes, not to be answered with a relaunch.
+    var ownLaunchPending = false
+    /// The `push.received` events' data, by `apnsId`.
+    var pushes: [String: [String: JSONValue]] = [:]
+    /// The payloads the harness sent (``EmulatedDevice/push(_:to:)``), by `apnsId`: the `userInfo` as sent.
+    var payloads: [String: [AnyHashable: Any]] = [:]
+
+    init(device: EmulatedDevice, installed: InstalledApp) {
+        self.device = device
+        bundleId = installed.bundleId
+        permittedIdentifiers = installed.permittedIdentifiers
+        backgroundModes = installed.backgroundModes
+    }
+
+    var service: any DeviceService { device.service }
+
+    /// The delegate whose callbacks the harness makes (also `UIApplication.shared.delegate` in the app's code).
+    public var delegate: (any UIApplicationDelegate)? {
+        get { lock.withLock { appDelegate } }
+        set { lock.withLock { appDelegate = newValue } }
+    }
+
+    /// The app's terminations so far, oldest first: a watchdog kill shows here with reason `watchdog`.
+    public var terminations: [Termination] { lock.withLock { endings } }
+
+    /// The identifiers registered during the app's current process, in registration order.
+    public var registeredIdentifiers: [String] { lock.withLock { registered } }
+
+    /// The user taps the app's icon. An app that is not running launches: `didFinishLaunching` runs — the
+    /// closure, with `BGTaskScheduler.shared` and `UIApplication.shared` bound to this app; the identifiers it
+    /// registers are the app's launch handlers (R16) — then the app becomes active. A running app comes back to
+    /// the foreground and the closure is only kept. The closure runs again whenever the system launches the app
+    /// into the background. Returns once every callback the launch caused has run.
+    public func launch(
+        isolation: isolated (any Actor)? = #isolation, _ didFinishLaunching: @escaping () throws -> Void = {}
+    ) async throws {
+        try device.perform { try launchNow(didFinishLaunching) }
+    }
+
+    /// The user presses Home: `applicationDidEnterBackground` runs, then the app is suspended unless something
+    /// holds it (R1, R2).
+    public func moveToBackground(isolation: isolated (any Actor)? = #isolation) async throws {
+        try device.perform { try service.lifecycle(bundleId, .background) }
+    }
+
+    /// The user returns to the app from the app switcher (R1).
+    public func moveToForeground(isolation: isolated (any Actor)? = #isolation) async throws {
+        try device.perform { try service.lifecycle(bundleId, .foreground) }
+    }
+
+    /// The user swipes the app away (R5): the system does not launch it for background work until the user
+    /// launches it again.
+    public func forceQuit(isolation: isolated (any Actor)? = #isolation) async throws {
+        try device.perform { try service.lifecycle(bundleId, .forceQuit) }
+    }
+
+    /// The system reclaims the memory of the app in the background (R6); it may launch it again later.
+    public func terminate(isolation: isolated (any Actor)? = #isolation) async throws {
+        try device.perform { try service.lifecycle(bundleId, .terminate) }
+    }
+
+    /// Runs `body` with the singletons bound to this app (for a test that calls the app's code directly, as a
+    /// button of the app would in the foreground), then dispatches what it caused.
+    public func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: () throws -> T) async throws -> T {
+        try device.perform { try AppContext.$current.withValue(self) { try body() } }
+    }
+
+    // MARK: - Launch
+
+    func launchNow(_ closure: @escaping () throws -> Void) throws {
+        let running = lock.withLock { () -> Bool in
+            launchClosure = closure
+            return state != "notRunning"
+        }
+        if running {
+            try service.launch(bundleId, launchHandlers: registeredIdentifiers)
+            return
+        }
+        lock.withLock { launchToSend = true }
+        let failure = runLaunchClosure()
+        if lock.withLock({ launchToSend }) { try sendLaunch() }
+        if let failure { throw failure }
+    }
+
+    /// Runs the launch closure with registration open; answers what it threw.
+    func runLaunchClosure() -> (any Error)? {
+        guard let closure = lock.withLock({ launchClosure }) else { return nil }
+        lock.withLock { launching = true }
+        defer { lock.withLock { launching = false } }
+        do {
+            try AppContext.$current.withValue(self) { try closure() }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Sends the harness's user launch with the identifiers registered so far.
+    func sendLaunch() throws {
+        let handlers = lock.withLock { () -> [String] in
+            launchToSend = false
+            ownLaunchPending = true
+            return registered
+        }
+        try service.launch(bundleId, launchHandlers: handlers)
+    }
+
+    /// Before app code reaches the service during the harness's launch: the app must be running there.
+    func launchIfPending() throws {
+        if lock.withLock({ launchToSend }) { try sendLaunch() }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+@testable import BGEmuKit
+
+/// An in-memory device for the harness's tests: it records what the library sends, answers the way bgemu does
+/// (lifecycle events, a submit's event or refusal, a run's completion), and plays scripted events at each advance.
+final class FakeDeviceService: DeviceService, @unchecked Sendable {
+    // @unchecked Sendable: every member is behind `lock`.
+    enum Call: Equatable {
+        case launch([String]), lifecycle(String), advance(stop: Bool), submit(TaskRequestBody), complete(String, RunCompletion)
+        case beginBackgroundTask, endBackgroundTask(String), cancel(String), fetchInterval(JSONValue)
+    }
+
+    let deviceId = "dev_000000000000000000000001"
+    private let lock = NSLock()
+    private var log: [DeviceEvent] = []
+    private var nextId: Int64 = 1
+    private var now = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+    private var recorded: [Call] = []
+    private var nextTask = 1
+    private var states: [String: String] = [:]
+    /// Events to record at each advance, one batch per advance that stops; each batch is a list of
+    /// (type, bundleId, data).
+    var script: [[(String, String?, [String: JSONValue])]] = []
+    /// A submit refusal to answer: status and code.
+    var refusal: (Int, String)?
+
+    var calls: [Call] { lock.withLock { recorded } }
+    var virtualNow: Date { lock.withLock { now } }
+
+    init() { _ = emit("device.created", nil, [:]) }
+
+    @discardableResult
+    func emit(_ type: String, _ bundleId: String?, _ data: [String: JSONValue]) -> Int64 {
+        lock.withLock {
+            defer { nextId += 1 }
+            log.append(DeviceEvent(id: nextId, type: .init(rawValue: type), bundleId: bundleId, at: now, data: data))
+            return nextId
+        }
+    }
+
+    private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
+
+    private func state(_ bundleId: String, _ to: String, cause: String) {
+        let from = lock.withLock { states.updateValue(to, forKey: bundleId) } ?? "notRunning"
+        emit("app.stateChanged", bundleId, ["from": .string(from), "to": .string(to), "cause": .string(cause)])
+    }
+
+    func install(_ installation: Installation) throws -> InstalledApp {
+        guard case .declared(let bundleId, let modes, let identifiers) = installation else {
+            throw ServiceProblem(status: 415, code: "unsupportedMediaType", detail: nil)
+        }
+        emit("app.installed", bundleId, [:])
+        return InstalledApp(bundleId: bundleId, permittedIdentifiers: identifiers, backgroundModes: modes)
+    }
+
+    func launch(_ bundleId: String, launchHandlers: [String]) throws {
+        record(.launch(launchHandlers))
+        if lock.withLock({ states[bundleId] ?? "notRunning" }) == "notRunning" {
+            emit("app.delegate", bundleId, ["callback": .string("didFinishLaunching"), "launchedBy": .string("user")])
+        }
+        state(bundleId, "active", cause: "userLaunch")
+        emit("app.delegate", bundleId, ["callback": .string("didBecomeActive")])
+    }
+
+    func lifecycle(_ bundleId: String, _ action: LifecycleAction) throws {
+        record(.lifecycle(action.rawValue))
+        switch action {
+        case .background:
+            emit("app.delegate", bundleId, ["callback": .string("willResignActive")])
+            state(bundleId, "background", cause: "userLeft")
+            emit("app.delegate", bundleId, ["callback": .string("didEnterBackground")])
+        case .foreground:
+            emit("app.delegate", bundleId, ["callback": .string("willEnterForeground")])
+            state(bundleId, "active", cause: "userReturned")
+        case .forceQuit, .terminate:
+            state(bundleId, "notRunning", cause: action.rawValue)
+            emit("app.terminated", bundleId, ["reason": .string(action == .forceQuit ? "forceQuit" : "memoryPressure")])
+        }
+    }
+
+    func advance(to target: Date, stopAtAppCode: Bool) throws -> AdvanceOutcome {
+        record(.advance(stop: stopAtAppCode))
+        let batch = lock.withLock { () -> [(String, String?, [String: JSONValue])]? in
+            guard !script.isEmpty else { now = target; return nil }
+            now = min(target, now.addingTimeInterval(10))
+            return script.removeFirst()
+        }
+        for (type, bundleId, data) in batch ?? [] {
+            if type == "app.stateChanged", let bundleId, let to = data["to"]?.stringValue {
+                lock.withLock { states[bundleId] = to }
+            }
+            emit(type, bundleId, data)
+        }
+        return AdvanceOutcome(now: virtualNow, stopped: batch != nil)
+    }
+
+    func clockNow() throws -> Date { virtualNow }
+
+    func setConditions(_ patch: [String: JSONValue]) throws { emit("device.conditionsChanged", nil, patch) }
+
+    func events(after: Int64) throws -> [DeviceEvent] { lock.withLock { log.filter { $0.id > after } } }
+
+    func submit(_ bundleId: String, _ request: TaskRequestBody) throws {
+        record(.submit(request))
+        if let (status, code) = refusal { throw ServiceProblem(status: status, code: code, detail: "refused") }
+        emit("taskRequest.submitted", bundleId, ["identifier": .string(request.identifier)])
+    }
+
+    func cancelTaskRequest(_ bundleId: String, identifier: String) throws { record(.cancel(identifier)) }
+    func cancelAllTaskRequests(_ bundleId: String) throws { record(.cancel("*")) }
+    func pendingTaskRequests(_ bundleId: String) throws -> [TaskRequestBody] {
+        lock.withLock { recorded }.compactMap { if case .submit(let body) = $0 { body } else { nil } }
+    }
+
+    func completeRun(_ bundleId: String, runId: String, _ completion: RunCompletion) throws {
+        record(.complete(runId, completion))
+        emit("run.completed", bundleId, ["runId": .string(runId)])
+    }
+
+    func beginBackgroundTask(_ bundleId: String, name: String?) throws -> String? {
+        record(.beginBackgroundTask)
+        let id = lock.withLock { () -> String in defer { nextTask += 1 }; return "bgt_\(nextTask)" }
+        emit("backgroundTask.began", bundleId, ["taskId": .string(id)])
+        return id
+    }
+
+    func endBackgroundTask(_ bundleId: String, taskId: String) throws {
+        record(.endBackgroundTask(taskId))
+        emit("backgroundTask.ended", bundleId, ["taskId": .string(taskId), "reason": .string("ended")])
+    }
+
+    func setFetchInterval(_ bundleId: String, _ interval: JSONValue) throws { record(.fetchInterval(interval)) }
+
+    func push(_ payload: [UInt8], topic: String, apnsId: String) throws {
+        emit("push.received", topic, ["apnsId": .string(apnsId), "contentAvailable": .bool(true)])
+        emit("run.started", topic, ["runId": .string("run_push"), "kind": .string("remoteNotification"),
+                                    "apnsId": .string(apnsId), "launchedApp": .bool(false)])
+    }
+
+    func appStatus(_ bundleId: String) throws -> AppStatus {
+        AppStatus(state: lock.withLock { states[bundleId] ?? "notRunning" }, backgroundTimeRemaining: nil)
+    }
+}

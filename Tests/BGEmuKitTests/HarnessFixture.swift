@@ -1,0 +1,36 @@
+import Foundation
+@testable import BGEmuKit
+
+/// A device on the fake service with one app, `com.example.news`, permitted `…refresh` and `…cleanup`.
+struct HarnessFixture {
+    static let refresh = "com.example.news.refresh"
+    static let cleanup = "com.example.news.cleanup"
+
+    let service = FakeDeviceService()
+    let device: EmulatedDevice
+    let app: EmulatedApp
+
+    init() async throws {
+        device = try EmulatedDevice(service: service)
+        app = try await device.install(
+            bundleId: "com.example.news", backgroundModes: ["fetch", "processing"],
+            permittedIdentifiers: [Self.refresh, Self.cleanup])
+    }
+
+    /// A `run.started` the next advance plays.
+    func scriptRun(_ runId: String, kind: String, identifier: String?) {
+        service.script.append([("run.started", app.bundleId, [
+            "runId": .string(runId), "kind": .string(kind), "identifier": identifier.map(JSONValue.string) ?? .null,
+            "launchedApp": .bool(false),
+        ])])
+    }
+}
+
+/// A value app code writes from its handlers, read by the test.
+final class Recorder<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `values` is behind `lock`.
+    private let lock = NSLock()
+    private var values: [Value] = []
+    func append(_ value: Value) { lock.withLock { values.append(value) } }
+    var all: [Value] { lock.withLock { values } }
+}
