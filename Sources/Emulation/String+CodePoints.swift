@@ -12,4 +12,8 @@ public extension String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return false }
         return first.properties.isWhitespace || last.properties.isWhitespace
     }
+
+    /// Whether the string holds a control character (Unicode's general category Cc: U+0000–U+001F, U+007F–U+009F),
+    /// which no identifier may hold: a NUL or an escape in an identifier is a client's bug, not a name.
+    var containsControlCharacter: Bool { unicodeScalars.contains { $0.properties.generalCategory == .control } }
 }

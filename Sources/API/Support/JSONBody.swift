@@ -26,6 +26,10 @@ enum JSONBody {
 
     static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8]) throws -> T {
         if bytes.isEmpty { throw Problems.malformed("The request needs a JSON body.") }
+        // I-JSON (RFC 7493 §2.3): a name given twice is a malformed request, not a silent choice of one value.
+        if let duplicate = JSONDuplicateMembers.first(in: bytes), isWellFormed(bytes) {
+            throw Problems.malformed("The body names the member \(duplicate) twice (I-JSON, RFC 7493).")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {
@@ -80,7 +84,8 @@ enum JSONBody {
         case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: "an integer"
         case is Double.Type, is Float.Type: "a number"
         case is [Any].Type: "an array"
-        default: type is any Collection.Type ? "an array" : "an object"
+        // A keyed container is asked for as a dictionary, which is a Collection too: it is an object.
+        default: String(describing: type).hasPrefix("Dictionary") || !(type is any Collection.Type) ? "an object" : "an array"
         }
     }
 

@@ -13,8 +13,8 @@ struct MakeURLSessionRequest: Decodable {
         discretionary = try c.decodeIfPresent(Bool.self, forKey: AnyKey("discretionary")) ?? false
         // URLSessionConfiguration's default.
         sessionSendsLaunchEvents = try c.decodeIfPresent(Bool.self, forKey: AnyKey("sessionSendsLaunchEvents")) ?? true
-        guard !identifier.isEmpty, identifier.codePointCount <= 200 else {
-            throw EmulationError.invalid([FieldIssue("identifier", "must be 1 to 200 characters")])
+        guard !identifier.isEmpty, identifier.codePointCount <= 200, !identifier.containsControlCharacter else {
+            throw EmulationError.invalid([FieldIssue("identifier", "must be 1 to 200 characters, none a control character")])
         }
     }
 }

@@ -50,10 +50,12 @@ public struct AppInstallation: Sendable, Equatable {
             issues += failure.issues.map { FieldIssue(fieldPrefix + "UIBackgroundModes" + $0.field, $0.message) }
         }
         for (index, identifier) in permittedIdentifiers.enumerated() {
-            if identifier.isEmpty || identifier.codePointCount > 255 || identifier.containsWhiteSpace {
+            if identifier.isEmpty || identifier.codePointCount > 255 || identifier.containsWhiteSpace
+                || identifier.containsControlCharacter
+            {
                 issues.append(FieldIssue(
                     fieldPrefix + "BGTaskSchedulerPermittedIdentifiers[\(index)]",
-                    "must be 1–255 characters without white space"))
+                    "must be 1–255 characters without white space or control characters"))
             }
         }
         if Set(permittedIdentifiers).count != permittedIdentifiers.count {
