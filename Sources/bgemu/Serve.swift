@@ -35,6 +35,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Most event streams open at once; more are refused with 503 (env BGEMU_MAX_STREAMS). [default: 16384]")
     var maxStreams: Int?
 
+    @Option(help: "Most event streams one tenant holds open, its share of --max-streams; more are refused with 429 (env BGEMU_MAX_STREAMS_PER_TENANT). [default: 1024]")
+    var maxStreamsPerTenant: Int?
+
     @Option(help: "Largest app upload (.ipa, zipped .app) in MiB (env BGEMU_MAX_UPLOAD_MIB). [default: 256]")
     var maxUploadMib: Int?
 
@@ -52,6 +55,8 @@ struct Serve: ParsableCommand {
             logLevel: logLevel ?? environment["BGEMU_LOG_LEVEL"] ?? "info",
             sseHeartbeat: try Self.number(sseHeartbeat, "BGEMU_SSE_HEARTBEAT", option: "sse-heartbeat", in: 0.1...3600) ?? 15,
             maxStreams: try Self.number(maxStreams, "BGEMU_MAX_STREAMS", option: "max-streams", in: 1...1_000_000) ?? 16_384,
+            maxStreamsPerTenant: try Self.number(
+                maxStreamsPerTenant, "BGEMU_MAX_STREAMS_PER_TENANT", option: "max-streams-per-tenant", in: 1...1_000_000) ?? 1024,
             maxUploadSize: (try Self.number(maxUploadMib, "BGEMU_MAX_UPLOAD_MIB", option: "max-upload-mib", in: 1...4096) ?? 256)
                 << 20)
         try Service(configuration: configuration).run()

@@ -25,7 +25,8 @@ struct Service {
         // The hub reads the latest event id when it is made: before anything commits events.
         let hub = EventHub(
             store: SQLiteEventStore(database: database), heartbeatInterval: .milliseconds(Int(configuration.sseHeartbeat * 1000)),
-            maximumStreams: configuration.maxStreams, logger: logger)
+            maximumStreams: configuration.maxStreams, maximumStreamsPerTenant: configuration.maxStreamsPerTenant,
+            logger: logger)
         let deviceStore = SQLiteDeviceStore(database: database)
         let devices = DeviceService(store: deviceStore, publish: { hub.publish($0) })
         let environment = APIEnvironment(

@@ -17,13 +17,15 @@ struct ServiceConfiguration {
     var sseHeartbeat: Double
     /// Most event streams open at once.
     var maxStreams: Int
+    /// Most event streams one tenant holds open.
+    var maxStreamsPerTenant: Int
     /// The largest app upload (`.ipa`, zipped `.app`, multipart form) in bytes; other bodies stay at 1 MiB.
     var maxUploadSize: Int
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,
         threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int,
-        maxUploadSize: Int
+        maxStreamsPerTenant: Int, maxUploadSize: Int
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -39,6 +41,7 @@ struct ServiceConfiguration {
         self.logLevel = level
         self.sseHeartbeat = sseHeartbeat
         self.maxStreams = maxStreams
+        self.maxStreamsPerTenant = maxStreamsPerTenant
         self.maxUploadSize = maxUploadSize
     }
 }

@@ -41,4 +41,24 @@ import Testing
         #expect(third.writer.wait { _ in api.hub.subscriberCount == 0 })
         #expect(api.openStream("/v1/events", key: tenant.key).response.status.code == 200)
     }
+
+    /// One tenant's streams cannot take every place: past its share it is told so (429), and another tenant still
+    /// gets a stream.
+    @Test func aTenantsShareIsItsOwnAndAnotherTenantStillGetsAStream() throws {
+        let api = try EventTestHarness(maximumStreams: 10, maximumStreamsPerTenant: 2)
+        let noisy = try api.makeTenant("noisy"), quiet = try api.makeTenant("quiet")
+        let stream: HTTPHeaders = ["Accept": "text/event-stream"]
+        let first = api.openStream("/v1/events", key: noisy.key)
+        // Accepted but not yet attached also counts against the tenant's share.
+        var accepted: HTTPResponse? = api.respond(.get, "/v1/events", key: noisy.key, headers: stream)
+        #expect(first.response.status.code == 200 && accepted?.status.code == 200)
+        let third = api.send(.get, "/v1/events", key: noisy.key, headers: stream)
+        #expect(third.status == 429 && third.problemCode == "tooManyStreamsForTenant")
+        #expect(third.headers["Retry-After"] == "5")
+        #expect(api.openStream("/v1/events", key: quiet.key).response.status.code == 200)
+        // A place given back is the tenant's again.
+        accepted = nil
+        #expect(api.openStream("/v1/events", key: noisy.key).response.status.code == 200)
+        #expect(api.send(.get, "/v1/events", key: noisy.key, headers: stream).status == 429)
+    }
 }

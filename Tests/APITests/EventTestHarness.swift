@@ -17,7 +17,7 @@ final class EventTestHarness: Sendable {
     let hub: EventHub
     let responder: any HTTPResponder
 
-    init(gapTimeout: Duration = .seconds(1), maximumStreams: Int = 16_384) throws {
+    init(gapTimeout: Duration = .seconds(1), maximumStreams: Int = 16_384, maximumStreamsPerTenant: Int = 1024) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try Storage.openDatabase(path: directory.appendingPathComponent("test.sqlite").path)
@@ -27,7 +27,8 @@ final class EventTestHarness: Sendable {
         self.devices = devices
         events = SQLiteEventStore(database: database)
         hub = EventHub(
-            store: events, gapTimeout: gapTimeout, maximumStreams: maximumStreams, logger: Logger(label: "test.events"))
+            store: events, gapTimeout: gapTimeout, maximumStreams: maximumStreams,
+            maximumStreamsPerTenant: maximumStreamsPerTenant, logger: Logger(label: "test.events"))
         let hub = self.hub
         let env = APIEnvironment(
             tenants: tenants, devices: DeviceService(store: devices, publish: { hub.publish($0) }), events: hub,

@@ -20,6 +20,7 @@ Some statuses need an instance of their own, which this script starts (with the 
   - `unreadable`: a disk whose reads fail with EIO (faults/unreadable-disk.c, preloaded, switched on by a file):
     reads answer 503 storageUnavailable, and /readyz 503 notReady;
   - `streams`: --max-streams 1: a second event stream answers 503 tooManyStreams;
+  - `tenantstreams`: --max-streams-per-tenant 1: a tenant's second event stream answers 429 tooManyStreamsForTenant;
   - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404.
 
 Extending it: when an operation or a status is added to the contract, add one `@case(...)` recipe in the route
@@ -202,6 +203,9 @@ class World:
         if name not in self.instances:
             if name == "streams":
                 self.instances[name] = start_instance(self.binary, self.workdir, name, "--max-streams", "1")
+            elif name == "tenantstreams":
+                self.instances[name] = start_instance(
+                    self.binary, self.workdir, name, "--max-streams-per-tenant", "1")
             elif name == "nocontract":
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--openapi", os.path.join(self.workdir, "missing.yaml"))
@@ -594,14 +598,15 @@ case("GET /v1/devices/{deviceId}/events", 400, "malformedRequest")(
 case("GET /v1/devices/{deviceId}/events", 422, "validationFailed")(lambda w: Req("GET", f"/v1/devices/{w.device()}/events?limit=0"))
 
 
-def too_many_streams(path: str) -> Recipe:
-    """A second stream on an instance that holds at most one: 503 tooManyStreams."""
+def too_many_streams(path: str, instance: str = "streams") -> Recipe:
+    """A second stream on an instance that holds at most one (503 tooManyStreams), or at most one per tenant
+    (429 tooManyStreamsForTenant)."""
     def recipe(w: World) -> Req:
-        inst = w.instance("streams")
+        inst = w.instance(instance)
         hold = Req("GET", path(inst, w) if callable(path) else path, headers={"Accept": "text/event-stream"},
-                   auth="tenant", instance="streams")
+                   auth="tenant", instance=instance)
         w.held_stream = open_stream(inst, hold)
-        return Req(hold.method, hold.path, headers=hold.headers, instance="streams")
+        return Req(hold.method, hold.path, headers=hold.headers, instance=instance)
     return recipe
 
 
@@ -626,6 +631,9 @@ def open_stream(inst: Instance, r: Req):
 case("GET /v1/events", 503, "tooManyStreams")(too_many_streams("/v1/events"))
 case("GET /v1/devices/{deviceId}/events", 503, "tooManyStreams")(
     too_many_streams(lambda inst, w: f"/v1/devices/{w.device(on='streams')}/events"))
+case("GET /v1/events", 429, "tooManyStreamsForTenant")(too_many_streams("/v1/events", "tenantstreams"))
+case("GET /v1/devices/{deviceId}/events", 429, "tooManyStreamsForTenant")(
+    too_many_streams(lambda inst, w: f"/v1/devices/{w.device(on='tenantstreams')}/events", "tenantstreams"))
 
 # -- URL sessions and transfers
 US = "/v1/devices/{deviceId}/apps/{bundleId}/url-sessions"

@@ -37,6 +37,8 @@ public final class EventHub: Sendable {
     /// The most streams open at once; past it a new stream is refused with `503` so that streams can never use
     /// up the process's file descriptors and lock the API (health probes included) out.
     public let maximumStreams: Int
+    /// The most streams one tenant may hold open (its share of `maximumStreams`).
+    public let maximumStreamsPerTenant: Int
     /// Where delivery runs: off the publishing request's thread, so that a request that records an event is
     /// answered without waiting for the fan-out to thousands of streams.
     let deliveryQueue = DispatchQueue(label: "bgemu.events.delivery")
@@ -52,6 +54,18 @@ public final class EventHub: Sendable {
         var subscriberCount = 0
         /// Slots taken by accepted stream requests whose streams have not attached yet (see `EventStreamSlot`).
         var reservedSlots = 0
+        /// The same, by tenant (for `maximumStreamsPerTenant`).
+        var reservedByTenant: [String: Int] = [:]
+
+        /// Open and reserved streams of `tenantId`.
+        func streams(of tenantId: String) -> Int { (subscribers[tenantId]?.count ?? 0) + (reservedByTenant[tenantId] ?? 0) }
+
+        /// Gives back a reserved slot of `tenantId`.
+        mutating func unreserve(_ tenantId: String) {
+            reservedSlots = max(0, reservedSlots - 1)
+            let left = (reservedByTenant[tenantId] ?? 0) - 1
+            reservedByTenant[tenantId] = left > 0 ? left : nil
+        }
         var nextSubscriberId: UInt64 = 1
         var stopped = false
         /// Signalled to end the heartbeat thread; nil when it is not running.
@@ -70,10 +84,12 @@ public final class EventHub: Sendable {
     ///   - gapTimeout: how long a published event waits for a smaller id not published yet.
     public init(
         store: any EventStore, heartbeatInterval: Duration = .seconds(15), retryMilliseconds: Int = 2000,
-        gapTimeout: Duration = .seconds(1), replayWorkers: Int = 2, maximumStreams: Int = 16_384, logger: Logger
+        gapTimeout: Duration = .seconds(1), replayWorkers: Int = 2, maximumStreams: Int = 16_384,
+        maximumStreamsPerTenant: Int = 1024, logger: Logger
     ) {
         self.store = store
         self.maximumStreams = maximumStreams
+        self.maximumStreamsPerTenant = maximumStreamsPerTenant
         self.heartbeatInterval = heartbeatInterval
         self.retryMilliseconds = retryMilliseconds
         self.gapTimeout = gapTimeout
@@ -114,17 +130,28 @@ public final class EventHub: Sendable {
         deliveryQueue.async { self.deliverOutbox() }
     }
 
-    /// A place for one more stream, or nil when the open streams and those about to open fill `maximumStreams`.
-    func reserveStream() -> EventStreamSlot? {
-        let reserved = state.withLock { state in
-            guard state.subscriberCount + state.reservedSlots < maximumStreams else { return false }
+    /// What a request for one more stream gets.
+    enum StreamReservation {
+        case reserved(EventStreamSlot)
+        /// The open streams and those about to open fill `maximumStreams`.
+        case instanceFull
+        /// The tenant's fill `maximumStreamsPerTenant`: its own share, so one tenant cannot take every place.
+        case tenantFull
+    }
+
+    /// A place for one more stream of `tenantId`, within the instance's limit and the tenant's share.
+    func reserveStream(tenantId: String) -> StreamReservation {
+        let outcome = state.withLock { state -> StreamReservation? in
+            guard state.subscriberCount + state.reservedSlots < maximumStreams else { return .instanceFull }
+            guard state.streams(of: tenantId) < maximumStreamsPerTenant else { return .tenantFull }
             state.reservedSlots += 1
-            return true
+            state.reservedByTenant[tenantId, default: 0] += 1
+            return nil
         }
-        guard reserved else { return nil }
-        return EventStreamSlot { [weak self] in
-            self?.state.withLock { $0.reservedSlots = max(0, $0.reservedSlots - 1) }
-        }
+        if let outcome { return outcome }
+        return .reserved(EventStreamSlot { [weak self] in
+            self?.state.withLock { $0.unreserve(tenantId) }
+        })
     }
 
     /// Delivers the outbox unless another thread is at it (which then delivers what was just added too).
@@ -197,7 +224,7 @@ public final class EventHub: Sendable {
             state.nextSubscriberId += 1
             state.subscribers[tenantId, default: [:]][subscriber.id] = subscriber
             state.subscriberCount += 1
-            if slot?.claim() == true { state.reservedSlots = max(0, state.reservedSlots - 1) }
+            if slot?.claim() == true { state.unreserve(tenantId) }
             return subscriber
         }
         guard let subscriber else {

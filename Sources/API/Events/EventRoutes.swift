@@ -29,13 +29,21 @@ enum EventRoutes {
         // Checked whatever the answer: a malformed Last-Event-ID is a 400 on a page request too.
         let lastEventId = try EventQuery.lastEventId(request)
         if AcceptNegotiation.prefersEventStream(request) {
-            guard let slot = hub.reserveStream() else {
+            switch hub.reserveStream(tenantId: tenantId) {
+            case .reserved(let slot):
+                return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId, slot: slot)
+            case .instanceFull:
                 throw HTTPProblem(
                     status: .serviceUnavailable, code: "tooManyStreams",
                     detail: "This instance holds \(hub.maximumStreams) event streams already; retry later.",
                     headers: ["Retry-After": "5"])
+            case .tenantFull:
+                throw HTTPProblem(
+                    status: .tooManyRequests, code: "tooManyStreamsForTenant",
+                    detail: "Your tenant holds \(hub.maximumStreamsPerTenant) event streams already, its share of this "
+                        + "instance; close one (or filter one stream by device) and retry.",
+                    headers: ["Retry-After": "5"])
             }
-            return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId, slot: slot)
         }
         // A page, oldest or newest first; one more event is read to know whether there is a next page.
         let paging = try Pagination(request)
