@@ -19,11 +19,16 @@ public final class DeviceService: Sendable {
     private let cache = Mutex<[String: Device]>([:])
     static let cacheLimit = 2_000
 
+    /// The most devices one tenant may have (scenario runs' included): a quota, so one tenant cannot fill the
+    /// database the others share.
+    public let maximumDevicesPerTenant: Int
+
     public init(
         store: any DeviceStore, wallClock: @escaping @Sendable () -> Date = { Date() },
-        publish: @escaping @Sendable ([RecordedEvent]) -> Void = { _ in }
+        publish: @escaping @Sendable ([RecordedEvent]) -> Void = { _ in }, maximumDevicesPerTenant: Int = 10_000
     ) {
         self.store = store
+        self.maximumDevicesPerTenant = maximumDevicesPerTenant
         self.wallClock = wallClock
         self.publish = publish
     }
@@ -73,6 +78,12 @@ public final class DeviceService: Sendable {
     /// Stores a new device with its first events.
     func create(_ device: Device, _ setUp: (inout DeviceEngine) throws -> Void) throws -> Device {
         let (created, recorded) = try writeLock.withLock { _ in
+            // Counted under the write lock, so that concurrent creations cannot pass the quota together.
+            if try store.deviceCount(tenantId: device.tenantId) >= maximumDevicesPerTenant {
+                throw EmulationError.conflict(
+                    code: "tooManyDevices",
+                    detail: "Your tenant has \(maximumDevicesPerTenant) devices, its quota on this instance; delete some first.")
+            }
             var engine = DeviceEngine(device: device)
             try setUp(&engine)
             let recorded = try store.insert(engine.device, appending: engine.events, recordedAt: wallClock())

@@ -54,6 +54,14 @@ public struct SQLiteDeviceStore: DeviceStore {
         return PageCursor.page(try rows.map { (seq: $0.seq, item: try Self.decode($0.document)) }, limit: limit, list: "devices")
     }
 
+    public func deviceCount(tenantId: String) throws -> Int {
+        try StoreFailure.mapping {
+            try database.read { db in
+                try db.scalar("SELECT COUNT(*) FROM devices WHERE tenant_id = ?", [tenantId], as: Int64.self)
+            }
+        }.map(Int.init) ?? 0
+    }
+
     public func update(_ device: Device) throws -> Bool {
         try update(device, appending: [], recordedAt: Date()) != nil
     }

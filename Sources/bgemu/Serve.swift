@@ -38,6 +38,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Most event streams one tenant holds open, its share of --max-streams; more are refused with 429 (env BGEMU_MAX_STREAMS_PER_TENANT). [default: 1024]")
     var maxStreamsPerTenant: Int?
 
+    @Option(help: "Most devices one tenant may have; more are refused with 409 tooManyDevices (env BGEMU_MAX_DEVICES_PER_TENANT). [default: 10000]")
+    var maxDevicesPerTenant: Int?
+
     @Option(help: "Largest app upload (.ipa, zipped .app) in MiB (env BGEMU_MAX_UPLOAD_MIB). [default: 256]")
     var maxUploadMib: Int?
 
@@ -57,6 +60,8 @@ struct Serve: ParsableCommand {
             maxStreams: try Self.number(maxStreams, "BGEMU_MAX_STREAMS", option: "max-streams", in: 1...1_000_000) ?? 16_384,
             maxStreamsPerTenant: try Self.number(
                 maxStreamsPerTenant, "BGEMU_MAX_STREAMS_PER_TENANT", option: "max-streams-per-tenant", in: 1...1_000_000) ?? 1024,
+            maxDevicesPerTenant: try Self.number(
+                maxDevicesPerTenant, "BGEMU_MAX_DEVICES_PER_TENANT", option: "max-devices-per-tenant", in: 1...10_000_000) ?? 10_000,
             maxUploadSize: (try Self.number(maxUploadMib, "BGEMU_MAX_UPLOAD_MIB", option: "max-upload-mib", in: 1...4096) ?? 256)
                 << 20)
         try Service(configuration: configuration).run()

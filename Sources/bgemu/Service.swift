@@ -28,7 +28,8 @@ struct Service {
             maximumStreams: configuration.maxStreams, maximumStreamsPerTenant: configuration.maxStreamsPerTenant,
             logger: logger)
         let deviceStore = SQLiteDeviceStore(database: database)
-        let devices = DeviceService(store: deviceStore, publish: { hub.publish($0) })
+        let devices = DeviceService(
+            store: deviceStore, publish: { hub.publish($0) }, maximumDevicesPerTenant: configuration.maxDevicesPerTenant)
         let environment = APIEnvironment(
             tenants: tenants, devices: devices, events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),

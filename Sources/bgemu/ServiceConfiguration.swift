@@ -19,13 +19,15 @@ struct ServiceConfiguration {
     var maxStreams: Int
     /// Most event streams one tenant holds open.
     var maxStreamsPerTenant: Int
+    /// Most devices one tenant may have.
+    var maxDevicesPerTenant: Int
     /// The largest app upload (`.ipa`, zipped `.app`, multipart form) in bytes; other bodies stay at 1 MiB.
     var maxUploadSize: Int
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,
         threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int,
-        maxStreamsPerTenant: Int, maxUploadSize: Int
+        maxStreamsPerTenant: Int, maxDevicesPerTenant: Int, maxUploadSize: Int
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -42,6 +44,7 @@ struct ServiceConfiguration {
         self.sseHeartbeat = sseHeartbeat
         self.maxStreams = maxStreams
         self.maxStreamsPerTenant = maxStreamsPerTenant
+        self.maxDevicesPerTenant = maxDevicesPerTenant
         self.maxUploadSize = maxUploadSize
     }
 }

@@ -14,7 +14,7 @@ final class APIHarness {
     let responder: any HTTPResponder
     let router: Router
 
-    init() throws {
+    init(maximumDevicesPerTenant: Int = 10_000) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try Storage.openDatabase(path: directory.appendingPathComponent("test.sqlite").path)
@@ -22,7 +22,9 @@ final class APIHarness {
         let database = self.database
         let hub = EventHub(store: SQLiteEventStore(database: database), logger: Logger(label: "test"))
         let env = APIEnvironment(
-            tenants: tenants, devices: DeviceService(store: SQLiteDeviceStore(database: database), publish: { hub.publish($0) }),
+            tenants: tenants, devices: DeviceService(
+                store: SQLiteDeviceStore(database: database), publish: { hub.publish($0) },
+                maximumDevicesPerTenant: maximumDevicesPerTenant),
             events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
             isReady: { database.ping() })

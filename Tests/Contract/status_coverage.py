@@ -20,6 +20,7 @@ Some statuses need an instance of their own, which this script starts (with the 
   - `unreadable`: a disk whose reads fail with EIO (faults/unreadable-disk.c, preloaded, switched on by a file):
     reads answer 503 storageUnavailable, and /readyz 503 notReady;
   - `streams`: --max-streams 1: a second event stream answers 503 tooManyStreams;
+  - `quota`: --max-devices-per-tenant 1: a tenant's second device (or scenario run) answers 409 tooManyDevices;
   - `tenantstreams`: --max-streams-per-tenant 1: a tenant's second event stream answers 429 tooManyStreamsForTenant;
   - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404.
 
@@ -203,6 +204,9 @@ class World:
         if name not in self.instances:
             if name == "streams":
                 self.instances[name] = start_instance(self.binary, self.workdir, name, "--max-streams", "1")
+            elif name == "quota":
+                self.instances[name] = start_instance(
+                    self.binary, self.workdir, name, "--max-devices-per-tenant", "1")
             elif name == "tenantstreams":
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--max-streams-per-tenant", "1")
@@ -733,6 +737,18 @@ SCENARIO = {
     "expect": [{"state": {"bundleId": BUNDLE, "is": "suspended", "at": 60}}],
 }
 case("POST /v1/scenarios/run", 200)(lambda w: Req("POST", "/v1/scenarios/run", SCENARIO))
+
+
+def over_device_quota(path: str, body: dict) -> Recipe:
+    """On an instance whose tenants hold one device each, a tenant with its one device asks for another: 409."""
+    def recipe(w: World) -> Req:
+        w.instance("quota").ok("POST", "/v1/devices", {"name": "fills the quota"}, expect=(201, 409))
+        return Req("POST", path, body, instance="quota")
+    return recipe
+
+
+case("POST /v1/devices", 409, "tooManyDevices")(over_device_quota("/v1/devices", {"name": "one too many"}))
+case("POST /v1/scenarios/run", 409, "tooManyDevices")(over_device_quota("/v1/scenarios/run", SCENARIO))
 case("POST /v1/scenarios/run", 422, "validationFailed")(lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "expect": "soon"}))
 case("POST /v1/scenarios/run", 422, "validationFailed")(   # it would run the clock past 9000-01-01
     lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "device": {"clock": {"start": "8999-12-31T23:59:30Z"}}}))

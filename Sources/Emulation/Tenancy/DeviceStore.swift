@@ -16,6 +16,8 @@ public protocol DeviceStore: Sendable {
     func update(_ device: Device, appending events: [EmulationEvent], recordedAt: Date) throws -> [RecordedEvent]?
     /// Every device with a realtime clock (the service drives their time).
     func realtimeDevices() throws -> [Device]
+    /// How many devices the tenant has.
+    func deviceCount(tenantId: String) throws -> Int
     /// Removes the device; false when the tenant has no such device.
     func delete(id: String, tenantId: String) throws -> Bool
 }
