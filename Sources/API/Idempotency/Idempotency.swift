@@ -60,7 +60,6 @@ extension Problems {
     static func idempotencyKeyInFlight() -> HTTPProblem {
         HTTPProblem(
             status: .conflict, code: "idempotencyKeyInFlight",
-            detail: "A request with this `Idempotency-Key` is still being processed; retry later.",
-            headers: ["Retry-After": "1"])
+            detail: "A request with this `Idempotency-Key` is still being processed; retry it later.")
     }
 }
