@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 import Storage
 @testable import API
@@ -144,4 +145,42 @@ import Storage
         #expect(retry.status == first.status && retry.body == first.body && retry.headers["Idempotent-Replayed"] == "true")
         #expect(try eventCount(device) == events)
     }
+}
+
+/// The events of a write made inside an idempotent request's transaction are published only once it committed.
+@Suite struct AfterCommitTests {
+    let api: APIHarness
+    let tenant: (id: String, key: String)
+    let device: String
+    let published = PublishedEvents()
+    let service: DeviceService
+
+    init() throws {
+        api = try APIHarness()
+        tenant = try api.makeTenant("acme")
+        device = try api.makeDevice(key: tenant.key)
+        let published = self.published
+        service = DeviceService(store: SQLiteDeviceStore(database: api.database), publish: { published.add($0.count) })
+    }
+
+    @Test func outsideATransactionEventsArePublishedAtOnce() throws {
+        try service.perform(device, tenantId: tenant.id) { $0.reboot() }
+        #expect(published.count > 0)
+    }
+
+    @Test func insideATransactionEventsWaitForTheCommit() throws {
+        let afterCommit = AfterCommit()
+        try AfterCommit.$current.withValue(afterCommit) {
+            try service.perform(device, tenantId: tenant.id) { $0.reboot() }
+        }
+        #expect(published.count == 0)
+        afterCommit.runAll()
+        #expect(published.count > 0)
+    }
+}
+
+final class PublishedEvents: Sendable {
+    private let total = Mutex(0)
+    var count: Int { total.withLock { $0 } }
+    func add(_ n: Int) { total.withLock { $0 += n } }
 }
