@@ -12,10 +12,13 @@ public struct APIEnvironment: Sendable {
     public var wallClock: @Sendable () -> Date
     /// Whether the database answers (for `/readyz`).
     public var isReady: @Sendable () -> Bool
+    /// Where answers to requests with an `Idempotency-Key` are kept; nil ignores the header.
+    public var idempotency: Idempotency?
 
     public init(
         tenants: any TenantStore, devices: DeviceService, events: EventHub, credentials: Credentials,
-        wallClock: @escaping @Sendable () -> Date = { Date() }, isReady: @escaping @Sendable () -> Bool
+        wallClock: @escaping @Sendable () -> Date = { Date() }, isReady: @escaping @Sendable () -> Bool,
+        idempotency: Idempotency? = nil
     ) {
         self.tenants = tenants
         self.devices = devices
@@ -23,6 +26,7 @@ public struct APIEnvironment: Sendable {
         self.credentials = credentials
         self.wallClock = wallClock
         self.isReady = isReady
+        self.idempotency = idempotency
     }
 
     /// Wall-clock milliseconds since 1970.

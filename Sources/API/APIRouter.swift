@@ -11,6 +11,9 @@ public enum APIRouter {
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: AuthMiddleware(credentials: env.credentials))
+        if let idempotency = env.idempotency {
+            router.add(middleware: IdempotencyMiddleware(idempotency: idempotency, devices: env.devices, wallClock: env.wallClock))
+        }
         HealthRoutes.register(on: &router, env)
         ContractRoutes.register(on: &router, document: openAPIDocument)
         AdminRoutes.register(on: &router, env)

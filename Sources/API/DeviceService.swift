@@ -12,8 +12,9 @@ public final class DeviceService: Sendable {
     private let publish: @Sendable ([RecordedEvent]) -> Void
     /// Called after each commit of a realtime device with its next timer (the realtime driver).
     private let realtimeChanged: Mutex<(@Sendable (Device) -> Void)?> = Mutex(nil)
-    /// Serializes read-modify-write cycles.
-    private let writeLock = Mutex<Void>(())
+    /// Serializes read-modify-write cycles. Recursive, so that an idempotent request can hold it around its whole
+    /// transaction (see ``exclusively(_:)``) while the handler inside performs commands.
+    private let writeLock = NSRecursiveLock()
     /// Decoded devices by id, as last committed: every write goes through this service, so reads need neither
     /// SQLite nor JSON decoding. Emptied when it grows past `cacheLimit` and when a tenant is deleted.
     private let cache = Mutex<[String: Device]>([:])
@@ -77,7 +78,7 @@ public final class DeviceService: Sendable {
 
     /// Stores a new device with its first events.
     func create(_ device: Device, _ setUp: (inout DeviceEngine) throws -> Void) throws -> Device {
-        let (created, recorded) = try writeLock.withLock { _ in
+        let (created, recorded) = try writeLock.withLock {
             // Counted under the write lock, so that concurrent creations cannot pass the quota together.
             if try store.deviceCount(tenantId: device.tenantId) >= maximumDevicesPerTenant {
                 throw EmulationError.conflict(
@@ -91,7 +92,7 @@ public final class DeviceService: Sendable {
             notifyIfRealtime(engine.device)
             return (engine.device, recorded)
         }
-        publish(recorded)
+        AfterCommit.run { [publish] in publish(recorded) }
         return created
     }
 
@@ -100,7 +101,7 @@ public final class DeviceService: Sendable {
     }
 
     func delete(_ id: String, tenantId: String) throws {
-        let deleted = try writeLock.withLock { _ in
+        let deleted = try writeLock.withLock {
             defer { cache.withLock { _ = $0.removeValue(forKey: id) } }
             return try store.delete(id: id, tenantId: tenantId)
         }
@@ -116,7 +117,7 @@ public final class DeviceService: Sendable {
         // concurrent publishes back in id order itself.
         let outcome: Result<(Device, T), any Error>
         let recorded: [RecordedEvent]
-        (outcome, recorded) = try writeLock.withLock { _ in
+        (outcome, recorded) = try writeLock.withLock {
             var engine = DeviceEngine(device: try device(id, tenantId: tenantId))
             engine.catchUp(wallMilliseconds: wallMilliseconds)
             do {
@@ -127,8 +128,21 @@ public final class DeviceService: Sendable {
                 return (.failure(error), try commit(engine))
             }
         }
-        publish(recorded)
+        AfterCommit.run { [publish] in publish(recorded) }
         return try outcome.get()
+    }
+
+    /// Runs `body` holding the write lock, so that no other command interleaves: an idempotent request runs its
+    /// handler and stores its answer in one transaction inside this. Lock order: this lock, then the database's.
+    func exclusively<T>(_ body: () throws -> T) rethrows -> T {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        return try body()
+    }
+
+    /// Forgets every cached device: after an enclosing transaction rolled back what commands had cached.
+    func forgetCachedDevices() {
+        cache.withLock { $0.removeAll() }
     }
 
     /// Moves a realtime device's clock up to wall time, firing what fell due (the realtime driver calls this).

@@ -82,6 +82,28 @@ extension DatabaseMigrator {
                     WHERE json_extract(data, '$.runId') IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("005_idempotency") { db in
+            // The first answer to a request with an `Idempotency-Key`, per tenant and key, written in the transaction
+            // of the write it describes. `method`, `path` and `body_sha256` identify the request (a retry must match
+            // them); `headers` is a JSON array of [name, value] pairs; `body` the answer's bytes. Rows older than
+            // the retention (24 h) are ignored and pruned in bounded batches on insert, oldest first.
+            try db.execute(
+                """
+                CREATE TABLE idempotency (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    method TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    body_sha256 TEXT NOT NULL,
+                    status INTEGER NOT NULL,
+                    headers TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    created_at TEXT NOT NULL,
+                    PRIMARY KEY (tenant_id, key)
+                ) STRICT;
+                CREATE INDEX idempotency_by_age ON idempotency(created_at);
+                """)
+        }
         return migrator
     }()
 }

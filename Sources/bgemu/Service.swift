@@ -33,7 +33,10 @@ struct Service {
         let environment = APIEnvironment(
             tenants: tenants, devices: devices, events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),
-            isReady: { database.ping() })
+            isReady: { database.ping() },
+            idempotency: Idempotency(
+                store: SQLiteIdempotencyStore(database: database),
+                exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]))
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import Storage
 @testable import API
 @testable import Emulation
@@ -13,6 +14,10 @@ final class APIHarness {
     let tenants: SQLiteTenantStore
     let responder: any HTTPResponder
     let router: Router
+    /// The idempotency settings the router runs with (their in-flight keys, to simulate a request in flight).
+    let idempotency: Idempotency
+    /// The wall clock the API reads, movable by tests (idempotency expiry).
+    let wallClock = WallClockStub()
 
     init(maximumDevicesPerTenant: Int = 10_000) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-api-\(UUID().uuidString)")
@@ -21,13 +26,16 @@ final class APIHarness {
         tenants = SQLiteTenantStore(database: database)
         let database = self.database
         let hub = EventHub(store: SQLiteEventStore(database: database), logger: Logger(label: "test"))
+        idempotency = Idempotency(store: SQLiteIdempotencyStore(database: database))
+        let idempotency = self.idempotency
         let env = APIEnvironment(
             tenants: tenants, devices: DeviceService(
                 store: SQLiteDeviceStore(database: database), publish: { hub.publish($0) },
                 maximumDevicesPerTenant: maximumDevicesPerTenant),
             events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
-            isReady: { database.ping() })
+            wallClock: { [wallClock] in wallClock.now }, isReady: { database.ping() },
+            idempotency: idempotency)
         router = APIRouter.make(env, publicDirectory: nil)
         responder = router.buildResponder()
     }
@@ -94,4 +102,11 @@ struct TestResponse {
     var items: [[String: Any]] { json["items"] as? [[String: Any]] ?? [] }
     var problemCode: String? { json["code"] as? String }
     var errorFields: [String] { (json["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String } }
+}
+
+/// Real wall time plus an offset that a test can move forward (to let stored answers expire).
+final class WallClockStub: Sendable {
+    private let offset = Mutex<TimeInterval>(0)
+    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }

@@ -22,10 +22,13 @@ Some statuses need an instance of their own, which this script starts (with the 
   - `streams`: --max-streams 1: a second event stream answers 503 tooManyStreams;
   - `quota`: --max-devices-per-tenant 1: a tenant's second device (or scenario run) answers 409 tooManyDevices;
   - `tenantstreams`: --max-streams-per-tenant 1: a tenant's second event stream answers 429 tooManyStreamsForTenant;
-  - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404.
+  - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404;
+  - `inflight`: --threads 2: a request waits for SQLite's write lock (held by this script) while its retry with the
+    same Idempotency-Key answers 409 idempotencyKeyInFlight.
 
 Extending it: when an operation or a status is added to the contract, add one `@case(...)` recipe in the route
 family's section (or rely on a generic recipe at the end: 401, 404, 400, 413, 415, 422, 431, 503 on writes and reads).
+The Idempotency-Key statuses (400, 409, 422 on every tenant POST) have recipes of their own (`idempotency_variants`).
 """
 from __future__ import annotations
 
@@ -42,6 +45,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import urllib.parse
@@ -89,9 +93,12 @@ class Instance:
         self.host, self.port = u.hostname, u.port
         self.api_key, self.admin_token, self.process = api_key, admin_token, process
         self.restart: Callable[[], "Instance"] | None = None   # starts it again on its database (own instances)
+        # A connection opened ahead, used by the next send: it was dealt to an event loop before later connections.
+        self.preconnected: http.client.HTTPConnection | None = None
 
     def send(self, r: Req, timeout: float = 10) -> Resp:
         headers = {"Connection": "close", **r.headers}
+        conn, self.preconnected = self.preconnected, None
         body = r.body
         if r.json is not None:
             body = json.dumps(r.json).encode()
@@ -100,7 +107,7 @@ class Instance:
             headers.setdefault("Authorization", f"Bearer {self.api_key}")
         elif r.auth == "admin":
             headers.setdefault("Authorization", f"Bearer {self.admin_token}")
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        conn = conn or http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
             conn.putrequest(r.method, r.path, skip_accept_encoding=True)
             if body is not None and "Content-Length" not in headers:
@@ -210,6 +217,8 @@ class World:
             elif name == "tenantstreams":
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--max-streams-per-tenant", "1")
+            elif name == "inflight":   # two event loops: consecutive connections go to different ones
+                self.instances[name] = start_instance(self.binary, self.workdir, name, "--threads", "2")
             elif name == "nocontract":
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--openapi", os.path.join(self.workdir, "missing.yaml"))
@@ -754,6 +763,67 @@ case("POST /v1/scenarios/run", 422, "validationFailed")(   # it would run the cl
     lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "device": {"clock": {"start": "8999-12-31T23:59:30Z"}}}))
 
 
+# ---- Idempotency-Key: on every tenant POST, a bad key (400), a key reused with another request (422), and a key
+# whose first request is still running (409). They run besides the operation's own recipes for these statuses.
+
+IDEMPOTENCY_CODES = {"400": "invalidIdempotencyKey", "409": "idempotencyKeyInFlight", "422": "idempotencyKeyReused"}
+
+
+def idempotency_variants(method: str, path: str, status: str, op: dict) -> list[Recipe]:
+    if method != "POST" or status not in IDEMPOTENCY_CODES or path.startswith("/v1/admin") or not any(
+            p.get("$ref", "").endswith("/IdempotencyKey") for p in op.get("parameters", [])):
+        return []
+    code = IDEMPOTENCY_CODES[status]
+
+    def with_key(r: Req, key: str, **changes) -> Req:
+        fields = {"method": r.method, "path": r.path, "json": r.json, "body": r.body, "auth": r.auth,
+                  "instance": r.instance, "headers": {**r.headers, "Idempotency-Key": key}, "code": code, **changes}
+        return Req(**fields)
+
+    def bad_key(w: World) -> Req:   # a space is not a visible character
+        return with_key(success_recipe(method, path)(w), "not a key")
+
+    def reused(w: World) -> Req:    # the same key, then the same request with another query: another request
+        r = success_recipe(method, path)(w)
+        key = w.unique("idem")
+        w.instance(r.instance).send(with_key(r, key))
+        return with_key(r, key, path=r.path + ("&" if "?" in r.path else "?") + "another=request")
+
+    def in_flight(w: World) -> Req:
+        # The first request holds its key while it waits for SQLite's write lock, which this script holds; the retry,
+        # on the other event loop, finds the key held. The lock is released after the retry's answer.
+        r = success_on(w, "inflight", method, path)
+        inst, key = w.instance("inflight"), w.unique("idem")
+        # The retry's connection is opened first: whichever loop the first request blocks (the acceptor, loop 0,
+        # among them), the retry's connection is already on the other one.
+        inst.preconnected = http.client.HTTPConnection(inst.host, inst.port, timeout=10)
+        inst.preconnected.connect()
+        time.sleep(0.1)
+        first_conn = http.client.HTTPConnection(inst.host, inst.port, timeout=10)
+        locker = sqlite3.connect(w.database("inflight"), timeout=5, isolation_level=None)
+        locker.execute("BEGIN IMMEDIATE")
+
+        def send_first():
+            first_conn.request(r.method, r.path, body=json.dumps(r.json).encode() if r.json is not None else r.body,
+                               headers={"Authorization": f"Bearer {inst.api_key}", "Connection": "close",
+                                        "Idempotency-Key": key, **r.headers,
+                                        **({"Content-Type": "application/json"} if r.json is not None else {})})
+            first_conn.getresponse().read()
+            first_conn.close()
+        first = threading.Thread(target=send_first)
+        first.start()
+        time.sleep(0.5)
+
+        def release():
+            locker.execute("ROLLBACK")
+            locker.close()
+            first.join()
+        w.after_send = release
+        return with_key(r, key, instance="inflight")
+
+    return [{"400": bad_key, "409": in_flight, "422": reused}[status]]
+
+
 # ---- Generic provocations: one rule per status, for every operation that documents it without a recipe ---------
 
 def concrete_path(template: str, w: World, bad_last: bool = False) -> str:
@@ -975,6 +1045,8 @@ class Contract:
     def header_expected(name: str, header: dict, method: str) -> bool:
         """Whether a documented header must be in the answer: the contract lists a few that depend on the method."""
         conditional = {"Accept-Post": "POST", "Accept-Patch": "PATCH"}
+        if name == "Idempotent-Replayed":   # only on a replayed answer
+            return False
         return conditional.get(name, method) == method
 
     def check(self, method: str, op: dict, status: str, resp: Resp) -> list[str]:
@@ -985,7 +1057,10 @@ class Contract:
         ctype = resp.headers.get("content-type", "").split(";")[0].strip()
         if "x-request-id" not in resp.headers:
             problems.append("no X-Request-Id")
+        refused_key = b'"code":"invalidIdempotencyKey"' in resp.body   # refused before the route: its headers only
         for name, header in documented.get("headers", {}).items():
+            if refused_key and name == "apns-id":
+                continue
             if name.lower() not in resp.headers and self.header_expected(name, self.resolve(header), method):
                 problems.append(f"no {name} header")
         if not content:
@@ -1064,7 +1139,10 @@ def main() -> int:
                 label = f"{method} {path} {status}"
                 if args.only and not re.search(args.only, label):
                     continue
-                recipes = CASES.get((method, path, status)) or generic_variants(method, path, status, op)
+                only_idempotency = op["responses"][status].get("$ref", "").split("/")[-1].startswith("IdempotencyKey")
+                recipes = [] if only_idempotency else (
+                    CASES.get((method, path, status)) or generic_variants(method, path, status, op))
+                recipes = recipes + idempotency_variants(method, path, status, op)
                 if not recipes:
                     rows.append(("NO RECIPE", method, path, status, "no provocation: add a recipe"))
                     continue

@@ -31,8 +31,11 @@ final class LiveService {
         return exe.deletingLastPathComponent().appendingPathComponent("bgemu")
     }
 
-    /// Starts the service and waits for its "listening" line.
-    func start(adminToken: String? = LiveService.adminToken, apiKey: String? = nil, extraArguments: [String] = []) throws {
+    /// Starts the service and waits for its "listening" line; `environment` is added to the test's own.
+    func start(
+        adminToken: String? = LiveService.adminToken, apiKey: String? = nil, extraArguments: [String] = [],
+        environment extraEnvironment: [String: String] = [:]
+    ) throws {
         let process = Process()
         process.executableURL = Self.executable
         var arguments = ["serve", "--port", "0", "--database", databasePath, "--log-level", "notice", "--public-directory",
@@ -44,6 +47,7 @@ final class LiveService {
         environment["BGEMU_API_KEY"] = apiKey
         environment.removeValue(forKey: "BGEMU_ADMIN_TOKEN")
         if apiKey == nil { environment.removeValue(forKey: "BGEMU_API_KEY") }
+        environment.merge(extraEnvironment) { _, new in new }
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -70,6 +74,15 @@ final class LiveService {
             }
         }
         throw LiveServiceError.didNotStart(printed.text)
+    }
+
+    /// Waits for the process to end by itself (a test fault); answers its exit status.
+    @discardableResult
+    func waitForExit() -> Int32 {
+        guard let process else { return -1 }
+        process.waitUntilExit()
+        self.process = nil
+        return process.terminationStatus
     }
 
     /// Sends `signal` and waits for the process to exit; answers its exit status.

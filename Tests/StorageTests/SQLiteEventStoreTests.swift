@@ -380,7 +380,7 @@ import Testing
                         [device.id, device.tenantId, "2026-01-01T00:00:00.000Z", try SQLiteDeviceStore.encode(device)])
                 }
             }
-            #expect(try DatabaseMigrator.bgemu.migrate(database) == ["003_events", "004_events_by_run"])
+            #expect(try DatabaseMigrator.bgemu.migrate(database) == ["003_events", "004_events_by_run", "005_idempotency"])
             #expect(try SQLiteDeviceStore(database: database).realtimeDevices() == [realtime])
         }
     }

@@ -4,8 +4,12 @@ import CCrypto
 public enum KeyHasher {
     /// The lower-case hex SHA-256 of `text`'s UTF-8 bytes.
     public static func sha256Hex(_ text: String) -> String {
+        sha256Hex(Array(text.utf8))
+    }
+
+    /// The lower-case hex SHA-256 of `bytes`.
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
                 SHA256(input.baseAddress, input.count, output.baseAddress)
