@@ -1,0 +1,88 @@
+/// Feeds a parser the way the server's event loop does (`EventLoop+Input.swift`): each read is appended to the
+/// bytes kept from before, the parser is called until it needs more or fails, and what it did not consume is kept
+/// for the next read. Checks the invariants of every call on the way.
+struct FuzzFeeder {
+    private(set) var parser: HTTPRequestParser
+    /// What the parser has not consumed yet: the partial line (or CR) the connection keeps between reads.
+    private(set) var kept: [UInt8] = []
+    private(set) var outcomes: [FuzzOutcome] = []
+    private(set) var failed = false
+
+    init(limits: HTTPRequestParser.Limits) { parser = HTTPRequestParser(limits: limits) }
+
+    /// One read from the socket. After a failure the server closes the connection and reads nothing more.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !failed else { return }
+        kept.append(contentsOf: bytes)
+        var kept = self.kept
+        self.kept = []
+        let consumed = kept.withUnsafeBytes { parseAll($0) }
+        kept.removeFirst(consumed)
+        self.kept = kept
+        if !failed { checkKeptIsOnePartialLine() }
+    }
+
+    /// Calls the parser on `buffer` until it needs more or fails; returns how many bytes it consumed in all.
+    private mutating func parseAll(_ buffer: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while true {
+            let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+            let (consumed, event) = parser.parse(rest)
+            fuzzCheck(consumed >= 0 && consumed <= rest.count, "consumed \(consumed) of \(rest.count) bytes")
+            offset += consumed
+            switch event {
+            case .needMore:
+                fuzzCheck(parser.state != .failed, "needMore from a failed parser")
+                return offset
+            case .continueExpected:
+                // Progress: an event that is not needMore consumed something, or the server would spin.
+                fuzzCheck(consumed > 0, "100-continue without consuming a byte")
+                fuzzCheck(parser.isReadingBody, "100-continue while not reading a body")
+            case .request(let parsed):
+                fuzzCheck(consumed > 0, "a request without consuming a byte")
+                checkRequest(parsed, limits: parser.limits)
+                fuzzCheck(parser.state == .requestLine && !parser.isMidRequest && parser.body.isEmpty,
+                          "the parser is not reset after a request: \(parser.state)")
+                outcomes.append(FuzzOutcome(parsed))
+            case .failure(let error):
+                fuzzCheck((400..<600).contains(error.status.code), "failure status \(error.status.code)")
+                fuzzCheck(parser.state == .failed, "a failure leaves state \(parser.state)")
+                outcomes.append(FuzzOutcome(error))
+                failed = true
+                checkStaysFailed(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                return offset
+            }
+        }
+    }
+
+    /// After a failure, whatever follows (the rest of the read, or nothing) is a failure again, consuming nothing.
+    private mutating func checkStaysFailed(_ rest: UnsafeRawBufferPointer) {
+        for bytes in [rest, UnsafeRawBufferPointer(start: nil, count: 0)] {
+            let (consumed, event) = parser.parse(bytes)
+            guard case .failure(let error) = event else { fuzzCheck(false, "a failed parser reported \(event)"); return }
+            fuzzCheck(consumed == 0, "a failed parser consumed \(consumed) bytes")
+            fuzzCheck((400..<600).contains(error.status.code), "failure status \(error.status.code)")
+            fuzzCheck(parser.state == .failed, "a failed parser left state failed")
+        }
+    }
+
+    /// The connection keeps at most one partial line between reads, bounded by the head limit (1 KiB for a chunk
+    /// line); body bytes are consumed as they arrive. This is what bounds a connection's memory.
+    private func checkKeptIsOnePartialLine() {
+        switch parser.state {
+        case .requestLine, .headers, .trailers:
+            fuzzCheck(!kept.contains(10), "a complete head line was left unconsumed")
+            fuzzCheck(parser.headBytes + kept.count <= parser.limits.maxHeaderSize,
+                      "kept \(kept.count) bytes of head past the limit \(parser.limits.maxHeaderSize)")
+        case .chunkSize:
+            fuzzCheck(!kept.contains(10), "a complete chunk line was left unconsumed")
+            fuzzCheck(kept.count <= 1024, "kept \(kept.count) bytes of a chunk line")
+        case .chunkDataEnd:
+            fuzzCheck(kept.count <= 1 && kept.allSatisfy { $0 == 13 }, "kept \(kept) after chunk data")
+        case .fixedBody, .chunkData:
+            fuzzCheck(kept.isEmpty, "kept \(kept.count) body bytes")
+        case .failed:
+            break
+        }
+    }
+}
