@@ -7,12 +7,18 @@ struct FuzzFeeder {
     private(set) var kept: [UInt8] = []
     private(set) var outcomes: [FuzzOutcome] = []
     private(set) var failed = false
+    /// Every byte received, and how many of them the parser consumed: a request's own bytes are those consumed
+    /// between the end of the previous one and the end of it.
+    private var stream: [UInt8] = []
+    private var consumedTotal = 0
+    private var requestStart = 0
 
     init(limits: HTTPRequestParser.Limits) { parser = HTTPRequestParser(limits: limits) }
 
     /// One read from the socket. After a failure the server closes the connection and reads nothing more.
     mutating func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !failed else { return }
+        stream.append(contentsOf: bytes)
         kept.append(contentsOf: bytes)
         var kept = self.kept
         self.kept = []
@@ -30,6 +36,7 @@ struct FuzzFeeder {
             let (consumed, event) = parser.parse(rest)
             fuzzCheck(consumed >= 0 && consumed <= rest.count, "consumed \(consumed) of \(rest.count) bytes")
             offset += consumed
+            consumedTotal += consumed
             switch event {
             case .needMore:
                 fuzzCheck(parser.state != .failed, "needMore from a failed parser")
@@ -41,6 +48,11 @@ struct FuzzFeeder {
             case .request(let parsed):
                 fuzzCheck(consumed > 0, "a request without consuming a byte")
                 checkRequest(parsed, limits: parser.limits)
+                let chunked = parsed.request.headers.contains("Transfer-Encoding")
+                let bytes = stream[requestStart..<consumedTotal]
+                fuzzCheck(FuzzFramingOracle.body(of: bytes, chunked: chunked) == parsed.request.body,
+                          "the request's \(bytes.count) bytes do not frame its body of \(parsed.request.body.count)")
+                requestStart = consumedTotal
                 fuzzCheck(parser.state == .requestLine && !parser.isMidRequest && parser.body.isEmpty,
                           "the parser is not reset after a request: \(parser.state)")
                 outcomes.append(FuzzOutcome(parsed))

@@ -44,7 +44,7 @@ status=0
     "$@" >"$log" 2>&1 || status=$?
 
 # libFuzzer's pulse lines, and its final statistics.
-grep -E '^#[0-9]+ +(INITED|DONE|pulse)' "$log" | tail -3 || true
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE|pulse)' "$log" | tail -3 || true
 grep -E '^stat::' "$log" || true
 if [ "$status" -ne 0 ]; then
     sed -n '/ERROR\|invariant broken\|deadly signal/,$p' "$log" | head -60 >&2
