@@ -41,10 +41,6 @@ struct FuzzFeeder {
             case .needMore:
                 fuzzCheck(parser.state != .failed, "needMore from a failed parser")
                 return offset
-            case .continueExpected:
-                // Progress: an event that is not needMore consumed something, or the server would spin.
-                fuzzCheck(consumed > 0, "100-continue without consuming a byte")
-                fuzzCheck(parser.isReadingBody, "100-continue while not reading a body")
             case .request(let parsed):
                 fuzzCheck(consumed > 0, "a request without consuming a byte")
                 checkRequest(parsed, limits: parser.limits)
@@ -63,6 +59,13 @@ struct FuzzFeeder {
                 failed = true
                 checkStaysFailed(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
                 return offset
+            default:
+                // The head is complete and its body is still to come (`100 Continue` asked for): the server may
+                // answer it, then goes on reading. `default`, so that the harness does not depend on that event's
+                // exact name and payload. Progress: an event that is not needMore consumed something, or the
+                // server would spin.
+                fuzzCheck(consumed > 0, "\(event) without consuming a byte")
+                fuzzCheck(parser.isReadingBody, "\(event) while not reading a body")
             }
         }
     }
