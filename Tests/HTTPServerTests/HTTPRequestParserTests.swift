@@ -77,6 +77,27 @@ import Testing
         try expectRejected(raw, 400)
     }
 
+    /// A chunk-size line longer than 1 KiB is refused however its bytes arrive: in one read, as in many. (Found by
+    /// the fuzzer in Tests/Fuzz: the limit was checked only while the line's LF had not arrived yet.)
+    @Test func overlongChunkLineIs400InOneReadOrMany() throws {
+        let head = "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let line = "2;" + String(repeating: "e", count: 1100) + "\r\n"
+        try expectRejected(head + line + "ab\r\n0\r\n\r\n", 400)
+
+        let server = try CoreTestServer(responder: CoreTestServer.echo)
+        defer { server.stop() }
+        let client = try server.client()
+        try client.send(head)
+        let bytes = Array(line.utf8)
+        for start in stride(from: 0, to: bytes.count, by: 100) {
+            try client.send(Array(bytes[start..<min(start + 100, bytes.count)]))
+            usleep(5_000)  // let each piece arrive in its own read
+        }
+        try client.send("ab\r\n0\r\n\r\n")
+        #expect(try client.readResponse().status == 400)
+        #expect(client.isClosedByServer())
+    }
+
     @Test func identicalContentLengthsAreOneLength() throws {
         let (response, closed) = try exchange(
             "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc")

@@ -192,6 +192,9 @@ struct HTTPRequestParser {
         if let limit {
             headBytes += length + 1
             if headBytes > limit { return .failure(state == .requestLine ? .targetTooLong : .headTooLarge) }
+        } else if length > 1024 {
+            // The same bound whether the line came in one read or in many.
+            return .failure(.badRequest("The chunk-size line is too long."))
         }
         offset += length + 1
         var end = length
