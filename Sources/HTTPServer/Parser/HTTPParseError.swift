@@ -8,5 +8,7 @@ struct HTTPParseError: Error, Equatable, Sendable {
     static let headTooLarge = HTTPParseError(
         status: .requestHeaderFieldsTooLarge, detail: "The request line and header fields are too large.")
     static let targetTooLong = HTTPParseError(status: .uriTooLong, detail: "The request target is too long.")
+    static let bareLF = HTTPParseError(
+        status: .badRequest, detail: "A line of the request ends in a bare LF; HTTP/1.1 lines end in CRLF.")
     static let bodyTooLarge = HTTPParseError(status: .contentTooLarge, detail: "The request body is too large.")
 }

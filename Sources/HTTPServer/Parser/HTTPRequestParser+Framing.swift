@@ -62,8 +62,10 @@ extension HTTPRequestParser {
             index += 1
         }
         guard index > 0 else { return .badRequest("The chunk size is not hexadecimal.") }
-        while index < line.count, ByteRules.isWhitespace(line[index]) { index += 1 }
         if index < line.count {
+            // Nothing may follow the digits but `;` and extensions: no whitespace (a proxy in front may not
+            // read `2 ` as 2), no other characters.
+            if ByteRules.isWhitespace(line[index]) { return .badRequest("Whitespace follows the chunk size.") }
             // RFC 9112 §7.1.1: extensions follow a semicolon and are ignored.
             guard line[index] == UInt8(ascii: ";") else { return .badRequest("The chunk size is not hexadecimal.") }
             for c in line[index...] where !ByteRules.isFieldValueChar(c) {

@@ -136,13 +136,14 @@ struct HTTPRequestParser {
 
             case .chunkDataEnd:
                 // RFC 9112 §7.1: chunk-data is followed by CRLF.
+                // A bare LF is refused like everywhere else in the framing (see `nextLine`).
                 guard offset < buffer.count else { return (offset, .needMore) }
-                if buffer[offset] == ByteRules.lf {
-                    offset += 1
-                } else if buffer[offset] == ByteRules.cr {
+                if buffer[offset] == ByteRules.cr {
                     guard offset + 1 < buffer.count else { return (offset, .needMore) }
                     guard buffer[offset + 1] == ByteRules.lf else { return fail(offset, .badRequest("Chunk data is not followed by CRLF.")) }
                     offset += 2
+                } else if buffer[offset] == ByteRules.lf {
+                    return fail(offset, .bareLF)
                 } else {
                     return fail(offset, .badRequest("Chunk data is longer than its chunk size."))
                 }
@@ -174,8 +175,9 @@ struct HTTPRequestParser {
         case failure(HTTPParseError)
     }
 
-    /// The next line without its CRLF (or bare LF, RFC 9112 §2.2), counted against `limit` when given;
-    /// a chunk-size line (no limit) may not exceed 1 KiB.
+    /// The next line without its CRLF, counted against `limit` when given; a chunk-size line (no limit) may not
+    /// exceed 1 KiB. A line ending in a bare LF is an error: RFC 9112 §2.2 lets a recipient accept one, but a
+    /// proxy in front that does not would see other requests in the same bytes (request smuggling).
     private mutating func nextLine(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int, limit: Int?) -> LineResult {
         let available = buffer.count - offset
         guard available > 0, let base = buffer.baseAddress else { return .needMore }
@@ -193,10 +195,9 @@ struct HTTPRequestParser {
             headBytes += length + 1
             if headBytes > limit { return .failure(state == .requestLine ? .targetTooLong : .headTooLarge) }
         }
+        guard length > 0, start.load(fromByteOffset: length - 1, as: UInt8.self) == ByteRules.cr else { return .failure(.bareLF) }
         offset += length + 1
-        var end = length
-        if end > 0, start.load(fromByteOffset: end - 1, as: UInt8.self) == ByteRules.cr { end -= 1 }
-        return .line(UnsafeRawBufferPointer(start: start, count: end))
+        return .line(UnsafeRawBufferPointer(start: start, count: length - 1))
     }
 
     /// The finished request; the parser is reset for the next one on the connection.
