@@ -5,6 +5,7 @@ extension EventLoop {
     func handleReadable(_ connection: Connection) {
         let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
         if count > 0 {
+            connection.bytesRead &+= count
             let bytes = UnsafeRawBufferPointer(start: readBuffer.baseAddress, count: count)
             switch connection.phase {
             case .requests:
@@ -81,6 +82,7 @@ extension EventLoop {
                 out.append("HTTP/1.1 100 Continue\r\n\r\n")  // RFC 9110 §15.2.1
             case .request(let parsed):
                 connection.headTimerArmed = false
+                connection.rateCheckAt = .max
                 respond(to: parsed, on: connection, into: &out)
                 if out.count >= Self.maxQueuedAnswerBytes, case .requests = connection.phase {
                     connection.hasDeferredInput = true
