@@ -78,8 +78,9 @@ extension EventLoop {
             switch event {
             case .needMore:
                 return offset
-            case .continueExpected:
-                out.append("HTTP/1.1 100 Continue\r\n\r\n")  // RFC 9110 §15.2.1
+            case .bodyPending(let expectsContinue):
+                if answerBeforeBody(on: connection, into: &out) { return offset }
+                if expectsContinue { out.append("HTTP/1.1 100 Continue\r\n\r\n") }  // RFC 9110 §15.2.1
             case .request(let parsed):
                 connection.headTimerArmed = false
                 connection.rateCheckAt = .max

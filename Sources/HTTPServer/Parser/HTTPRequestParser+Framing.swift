@@ -1,7 +1,7 @@
 extension HTTPRequestParser {
     /// Judges a complete head: host, framing (RFC 9112 §6.3), method and expectations. Returns the event to
-    /// report, or nil when the parser should go on reading the body.
-    mutating func completeHead(bodyBytesPresent: Bool) -> Event? {
+    /// report, or nil when the parser should go on reading a body that is already there (or empty).
+    mutating func completeHead(bodyBytesAvailable: Int) -> Event? {
         // RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host; no request has two.
         if head.hostCount > 1 { return .failure(.badRequest("The request has more than one Host field.")) }
         if head.hostCount == 0, head.version == .http1_1 { return .failure(.badRequest("The request has no Host field.")) }
@@ -38,7 +38,7 @@ extension HTTPRequestParser {
         bodyLimit = nil
         if chunked {
             state = .chunkSize
-            return expectContinue && !bodyBytesPresent ? .continueExpected : nil
+            return .bodyPending(expectsContinue: expectContinue && bodyBytesAvailable == 0)
         }
         let length = head.contentLength ?? 0
         if length > limits.maxBodySize, length > currentBodyLimit() { return .failure(.bodyTooLarge) }
@@ -49,7 +49,8 @@ extension HTTPRequestParser {
         // Reserved up to 1 MiB: an upload announced larger grows as its bytes really arrive.
         body.reserveCapacity(min(length, 1 << 20))
         state = .fixedBody(remaining: length)
-        return expectContinue && !bodyBytesPresent ? .continueExpected : nil
+        guard bodyBytesAvailable < length else { return nil }
+        return .bodyPending(expectsContinue: expectContinue && bodyBytesAvailable == 0)
     }
 
     /// Parses `chunk-size [ chunk-ext ]` (RFC 9112 §7.1); nil when it is acceptable.

@@ -32,8 +32,10 @@ struct HTTPRequestParser {
     /// What one call to `parse` produced.
     enum Event {
         case needMore
-        /// The head asked for `100 Continue` and its body has not started to arrive (RFC 9110 §10.1.1).
-        case continueExpected
+        /// The head is complete and its body has not all arrived: the caller may answer from the head alone
+        /// (`headRequest`) instead of reading the body. `expectsContinue`: the head asked for `100 Continue` and
+        /// the body has not started to arrive (RFC 9110 §10.1.1).
+        case bodyPending(expectsContinue: Bool)
         case request(Parsed)
         case failure(HTTPParseError)
     }
@@ -94,7 +96,7 @@ struct HTTPRequestParser {
                         if let error = parseRequestLine(line) { return fail(offset, error) }
                         state = .headers
                     } else if line.isEmpty {
-                        switch completeHead(bodyBytesPresent: offset < buffer.count) {
+                        switch completeHead(bodyBytesAvailable: buffer.count - offset) {
                         case .none: continue
                         case .some(.failure(let error)): return fail(offset, error)
                         case .some(let event): return (offset, event)
@@ -198,6 +200,11 @@ struct HTTPRequestParser {
         guard length > 0, start.load(fromByteOffset: length - 1, as: UInt8.self) == ByteRules.cr else { return .failure(.bareLF) }
         offset += length + 1
         return .line(UnsafeRawBufferPointer(start: start, count: length - 1))
+    }
+
+    /// The request read so far with an empty body, for judging it before its body is read.
+    func headRequest() -> HTTPRequest {
+        HTTPRequest(method: head.method, target: head.target, version: head.version, headers: HTTPHeaders(head.fields))
     }
 
     /// The finished request; the parser is reset for the next one on the connection.
