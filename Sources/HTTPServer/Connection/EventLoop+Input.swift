@@ -90,7 +90,7 @@ extension EventLoop {
                     return offset
                 }
             case .failure(let error):
-                writeProblem(error.status, detail: error.detail, for: connection, into: &out)
+                writeProblem(error.status, detail: error.detail, acceptEncoding: error.acceptEncoding, for: connection, into: &out)
                 connection.phase = .closing
                 return offset
             }

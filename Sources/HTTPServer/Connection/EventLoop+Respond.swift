@@ -110,9 +110,13 @@ extension EventLoop {
     }
 
     /// The server's own answer to a request it could not read: a problem document, then close.
-    func writeProblem(_ status: HTTPStatus, detail: String, for connection: Connection, into out: inout [UInt8]) {
+    func writeProblem(
+        _ status: HTTPStatus, detail: String, acceptEncoding: String? = nil, for connection: Connection, into out: inout [UInt8]
+    ) {
         let requestId = connection.parser.clientRequestId ?? requestIds.next()
-        let response = HTTPProblem(status: status, detail: detail).response()
+        var headers = HTTPHeaders()
+        if let acceptEncoding { headers.add("Accept-Encoding", acceptEncoding) }
+        let response = HTTPProblem(status: status, detail: detail, headers: headers).response()
         guard case .bytes(let body) = response.body else { return }
         _ = ResponseHead.write(
             into: &out, status: status, headers: response.headers, framing: .length(body.count),

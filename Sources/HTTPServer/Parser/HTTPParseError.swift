@@ -2,6 +2,9 @@
 struct HTTPParseError: Error, Equatable, Sendable {
     let status: HTTPStatus
     let detail: String
+    /// The `Accept-Encoding` field of the answer, naming the content codings a request body may have
+    /// (RFC 9110 §12.5.3), when the error is about one.
+    var acceptEncoding: String? = nil
 
     static func badRequest(_ detail: String) -> HTTPParseError { HTTPParseError(status: .badRequest, detail: detail) }
 
@@ -11,4 +14,6 @@ struct HTTPParseError: Error, Equatable, Sendable {
     static let bareLF = HTTPParseError(
         status: .badRequest, detail: "A line of the request ends in a bare LF; HTTP/1.1 lines end in CRLF.")
     static let bodyTooLarge = HTTPParseError(status: .contentTooLarge, detail: "The request body is too large.")
+    static let decodedBodyTooLarge = HTTPParseError(
+        status: .contentTooLarge, detail: "The request body is too large once decoded.")
 }

@@ -36,6 +36,7 @@ extension HTTPRequestParser {
         }
 
         bodyLimit = nil
+        if chunked || (head.contentLength ?? 0) > 0, let error = contentCodingError() { return .failure(error) }
         if chunked {
             state = .chunkSize
             return .bodyPending(expectsContinue: expectContinue && bodyBytesAvailable == 0)

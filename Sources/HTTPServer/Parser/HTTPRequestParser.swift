@@ -112,7 +112,7 @@ struct HTTPRequestParser {
                     body.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count]))
                     offset += count
                 }
-                if count == remaining { return (offset, .request(emit())) }
+                if count == remaining { return finish(offset) }
                 state = .fixedBody(remaining: remaining - count)
                 return (offset, .needMore)
 
@@ -157,7 +157,7 @@ struct HTTPRequestParser {
                 case .needMore: return (offset, .needMore)
                 case .failure(let error): return fail(offset, error)
                 case .line(let line):
-                    if line.isEmpty { return (offset, .request(emit())) }
+                    if line.isEmpty { return finish(offset) }
                 }
 
             case .failed:
@@ -166,7 +166,7 @@ struct HTTPRequestParser {
         }
     }
 
-    private mutating func fail(_ offset: Int, _ error: HTTPParseError) -> (consumed: Int, event: Event) {
+    mutating func fail(_ offset: Int, _ error: HTTPParseError) -> (consumed: Int, event: Event) {
         state = .failed
         return (offset, .failure(error))
     }
@@ -208,7 +208,7 @@ struct HTTPRequestParser {
     }
 
     /// The finished request; the parser is reset for the next one on the connection.
-    private mutating func emit() -> Parsed {
+    mutating func emit() -> Parsed {
         let request = HTTPRequest(
             method: head.method, target: head.target, version: head.version,
             headers: HTTPHeaders(head.fields), body: body)
