@@ -23,6 +23,15 @@ public struct HTTPServerConfiguration: Sendable {
     /// How long a keep-alive connection may sit idle between requests (and how long a body or a write
     /// may stall) before the server closes it.
     public var idleTimeout: Duration
+    /// How long a client may take to send a whole request, head and body, from its first byte: past it the
+    /// server answers `408 Request Timeout` and closes. It bounds a body sent just above `minimumBodyRate`.
+    public var requestTimeout: Duration
+    /// The slowest a request body may arrive, in bytes per second, measured over each `bodyRateWindow` once the
+    /// head is read (the first window is the grace period): a slower body is answered `408` and the connection
+    /// closed, so a client trickling bytes cannot hold a connection. 0 turns the check off.
+    public var minimumBodyRate: Int
+    /// The window over which `minimumBodyRate` is measured, and the grace period before the first measure.
+    public var bodyRateWindow: Duration
     /// Per streamed response: how many bytes may be queued for a slow client before the stream is closed
     /// and the connection dropped.
     public var maxStreamBuffer: Int
@@ -40,6 +49,9 @@ public struct HTTPServerConfiguration: Sendable {
         maxHeaderSize: Int = 16 * 1024,
         headerReadTimeout: Duration = .seconds(10),
         idleTimeout: Duration = .seconds(60),
+        requestTimeout: Duration = .seconds(60),
+        minimumBodyRate: Int = 1024,
+        bodyRateWindow: Duration = .seconds(10),
         maxStreamBuffer: Int = 1 << 20,
         gzipMinimumSize: Int = 1024,
         backlog: Int32 = 1024,
@@ -52,6 +64,9 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxHeaderSize = maxHeaderSize
         self.headerReadTimeout = headerReadTimeout
         self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.minimumBodyRate = minimumBodyRate
+        self.bodyRateWindow = bodyRateWindow
         self.maxStreamBuffer = maxStreamBuffer
         self.gzipMinimumSize = gzipMinimumSize
         self.backlog = backlog

@@ -44,6 +44,15 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest app upload (.ipa, zipped .app) in MiB (env BGEMU_MAX_UPLOAD_MIB). [default: 256]")
     var maxUploadMib: Int?
 
+    @Option(help: "Seconds a client has to send a whole request, head and body; then 408; long enough for a 256 MiB upload at 1 MB/s (env BGEMU_REQUEST_TIMEOUT). [default: 300]")
+    var requestTimeout: Double?
+
+    @Option(help: "Slowest request body in bytes/s, over each body-rate window; slower is 408; 0 turns it off (env BGEMU_MIN_BODY_RATE). [default: 1024]")
+    var minBodyRate: Int?
+
+    @Option(help: "Seconds of the body-rate window, and of the grace before the first check (env BGEMU_BODY_RATE_WINDOW). [default: 10]")
+    var bodyRateWindow: Double?
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ServiceConfiguration(
@@ -63,7 +72,10 @@ struct Serve: ParsableCommand {
             maxDevicesPerTenant: try Self.number(
                 maxDevicesPerTenant, "BGEMU_MAX_DEVICES_PER_TENANT", option: "max-devices-per-tenant", in: 1...10_000_000) ?? 10_000,
             maxUploadSize: (try Self.number(maxUploadMib, "BGEMU_MAX_UPLOAD_MIB", option: "max-upload-mib", in: 1...4096) ?? 256)
-                << 20)
+                << 20,
+            requestTimeout: try Self.number(requestTimeout, "BGEMU_REQUEST_TIMEOUT", option: "request-timeout", in: 1...86_400) ?? 300,
+            minimumBodyRate: try Self.number(minBodyRate, "BGEMU_MIN_BODY_RATE", option: "min-body-rate", in: 0...1 << 30) ?? 1024,
+            bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10)
         try Service(configuration: configuration).run()
     }
 

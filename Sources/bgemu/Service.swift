@@ -52,6 +52,9 @@ struct Service {
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
         if let threads = configuration.threads { serverConfiguration.eventLoopCount = threads }
+        serverConfiguration.requestTimeout = .milliseconds(Int(configuration.requestTimeout * 1000))
+        serverConfiguration.minimumBodyRate = configuration.minimumBodyRate
+        serverConfiguration.bodyRateWindow = .milliseconds(Int(configuration.bodyRateWindow * 1000))
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)

@@ -23,11 +23,18 @@ struct ServiceConfiguration {
     var maxDevicesPerTenant: Int
     /// The largest app upload (`.ipa`, zipped `.app`, multipart form) in bytes; other bodies stay at 1 MiB.
     var maxUploadSize: Int
+    /// Seconds a client has to send a whole request.
+    var requestTimeout: Double
+    /// The slowest request body accepted, in bytes per second (0: not checked).
+    var minimumBodyRate: Int
+    /// Seconds over which the body rate is measured, and of the grace before the first measure.
+    var bodyRateWindow: Double
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,
         threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int,
-        maxStreamsPerTenant: Int, maxDevicesPerTenant: Int, maxUploadSize: Int
+        maxStreamsPerTenant: Int, maxDevicesPerTenant: Int, maxUploadSize: Int, requestTimeout: Double = 300,
+        minimumBodyRate: Int = 1024, bodyRateWindow: Double = 10
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -46,5 +53,8 @@ struct ServiceConfiguration {
         self.maxStreamsPerTenant = maxStreamsPerTenant
         self.maxDevicesPerTenant = maxDevicesPerTenant
         self.maxUploadSize = maxUploadSize
+        self.requestTimeout = requestTimeout
+        self.minimumBodyRate = minimumBodyRate
+        self.bodyRateWindow = bodyRateWindow
     }
 }

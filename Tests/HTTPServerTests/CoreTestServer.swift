@@ -6,14 +6,19 @@ final class CoreTestServer {
     let server: HTTPServer
 
     /// Starts a server; `configure` adjusts the test configuration (port 0, one loop, short timeouts unchanged).
-    init(
+    convenience init(
         configure: (inout HTTPServerConfiguration) -> Void = { _ in },
         responder: @escaping @Sendable (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
     ) throws {
+        try self.init(configure: configure, responder: HTTPClosureResponder(responder))
+    }
+
+    /// Starts a server answering with `responder` (a router's, say).
+    init(configure: (inout HTTPServerConfiguration) -> Void = { _ in }, responder: any HTTPResponder) throws {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
         configure(&configuration)
         server = HTTPServer(
-            configuration: configuration, responder: HTTPClosureResponder(responder),
+            configuration: configuration, responder: responder,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         try server.start()
     }

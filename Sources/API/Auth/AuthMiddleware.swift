@@ -28,6 +28,21 @@ struct AuthMiddleware: HTTPMiddleware {
         return try next(request, context)
     }
 
+    /// Refuses a missing or unknown credential from the head alone, so a client without a valid key cannot
+    /// make the server wait for (and read) its body; a valid one passes the judgement to the route inside.
+    func judgeHead(_ head: HTTPRequest, context: HTTPRequestContext) -> HTTPHeadVerdict {
+        let path = context.route ?? head.path
+        guard path.hasPrefix("/v1/") || path == "/v1" else { return .passes }
+        guard let token = Self.token(in: head) else { return .answers }
+        if path.hasPrefix("/v1/admin/") || path == "/v1/admin" { return credentials.isAdmin(token) ? .passes : .answers }
+        // A store that cannot answer now is judged with the body, as `handle` would be.
+        do {
+            return try credentials.tenant(forKey: token) == nil ? .answers : .passes
+        } catch {
+            return .needsBody
+        }
+    }
+
     /// The bearer token of the `Authorization` header (RFC 6750 §2.1), or `access_token` for event streams.
     static func token(in request: HTTPRequest) -> String? {
         if let header = request.headers["Authorization"] {

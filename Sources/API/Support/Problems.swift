@@ -78,6 +78,9 @@ enum Problems {
 /// Converts domain and store errors into problems at one catch site; anything else goes on to the server's
 /// catch site, which logs it and answers a generic `500`.
 struct ProblemMiddleware: HTTPMiddleware {
+    /// `.passes`: it only translates what the layers inside throw.
+    func judgeHead(_ head: HTTPRequest, context: HTTPRequestContext) -> HTTPHeadVerdict { .passes }
+
     func handle(
         _ request: HTTPRequest, context: HTTPRequestContext,
         next: (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse

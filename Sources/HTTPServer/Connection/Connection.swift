@@ -32,20 +32,30 @@ final class Connection {
     var interest: Epoll.Interest = .read
     /// When the connection's current timeout fires (loop-monotonic milliseconds).
     var deadline: Int64
-    /// Whether `deadline` already counts the head timeout of the request being read.
+    /// Whether `deadline` already counts the head timeout of the request being read (and `requestDeadline`
+    /// runs for it).
     var headTimerArmed = true
+    /// When the request being read must be complete, head and body (loop-monotonic milliseconds).
+    var requestDeadline: Int64
+    /// Bytes read from the socket so far, for the body-rate check.
+    var bytesRead = 0
+    /// When the body-rate window closes; `.max` while no body is being read or the rate is not checked.
+    var rateCheckAt = Int64.max
+    /// `bytesRead` when the current body-rate window opened.
+    var rateWindowStart = 0
     /// A stream body whose head was queued and whose producer starts once the head is flushed.
     var pendingStream: HTTPBodyStream?
     /// Whether `input` may hold complete requests left unanswered because enough answers were queued;
     /// they are answered once the socket drains.
     var hasDeferredInput = false
 
-    init(fd: Int32, key: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, deadline: Int64) {
+    init(fd: Int32, key: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, deadline: Int64, requestDeadline: Int64) {
         self.fd = fd
         self.key = key
         self.remoteAddress = remoteAddress
         self.parser = HTTPRequestParser(limits: limits)
         self.deadline = deadline
+        self.requestDeadline = requestDeadline
     }
 
     /// Whether bytes wait to be sent.

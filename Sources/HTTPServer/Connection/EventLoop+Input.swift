@@ -5,6 +5,7 @@ extension EventLoop {
     func handleReadable(_ connection: Connection) {
         let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
         if count > 0 {
+            connection.bytesRead &+= count
             let bytes = UnsafeRawBufferPointer(start: readBuffer.baseAddress, count: count)
             switch connection.phase {
             case .requests:
@@ -77,17 +78,19 @@ extension EventLoop {
             switch event {
             case .needMore:
                 return offset
-            case .continueExpected:
-                out.append("HTTP/1.1 100 Continue\r\n\r\n")  // RFC 9110 §15.2.1
+            case .bodyPending(let expectsContinue):
+                if answerBeforeBody(on: connection, into: &out) { return offset }
+                if expectsContinue { out.append("HTTP/1.1 100 Continue\r\n\r\n") }  // RFC 9110 §15.2.1
             case .request(let parsed):
                 connection.headTimerArmed = false
+                connection.rateCheckAt = .max
                 respond(to: parsed, on: connection, into: &out)
                 if out.count >= Self.maxQueuedAnswerBytes, case .requests = connection.phase {
                     connection.hasDeferredInput = true
                     return offset
                 }
             case .failure(let error):
-                writeProblem(error.status, detail: error.detail, for: connection, into: &out)
+                writeProblem(error.status, detail: error.detail, acceptEncoding: error.acceptEncoding, for: connection, into: &out)
                 connection.phase = .closing
                 return offset
             }

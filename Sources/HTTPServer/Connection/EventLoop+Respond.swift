@@ -32,6 +32,21 @@ extension EventLoop {
         }
     }
 
+    /// Answers a request whose body has not all arrived when the responder says its head settles the answer
+    /// (no route, a wrong method, a refused credential): the answer goes out now with `Connection: close` and
+    /// the body is never read. Returns whether it answered.
+    func answerBeforeBody(on connection: Connection, into out: inout [UInt8]) -> Bool {
+        let head = connection.parser.headRequest()
+        let clientRequestId = connection.parser.clientRequestId
+        let context = HTTPRequestContext(
+            requestId: clientRequestId ?? "", logger: logger, remoteAddress: connection.remoteAddress)
+        guard responder.answersWithoutBody(head, context: context) else { return false }
+        respond(to: HTTPRequestParser.Parsed(request: head, keepAlive: false, clientRequestId: clientRequestId), on: connection, into: &out)
+        if case .requests = connection.phase { connection.phase = .closing }
+        connection.input = []
+        return true
+    }
+
     /// A whole body: gzipped when negotiated, `Content-Length` framed, omitted for HEAD, 1xx, 204 and 304.
     private func writeSized(
         _ response: HTTPResponse, body: [UInt8], for request: HTTPRequest, keepAlive: Bool, requestId: String,
@@ -95,9 +110,13 @@ extension EventLoop {
     }
 
     /// The server's own answer to a request it could not read: a problem document, then close.
-    func writeProblem(_ status: HTTPStatus, detail: String, for connection: Connection, into out: inout [UInt8]) {
+    func writeProblem(
+        _ status: HTTPStatus, detail: String, acceptEncoding: String? = nil, for connection: Connection, into out: inout [UInt8]
+    ) {
         let requestId = connection.parser.clientRequestId ?? requestIds.next()
-        let response = HTTPProblem(status: status, detail: detail).response()
+        var headers = HTTPHeaders()
+        if let acceptEncoding { headers.add("Accept-Encoding", acceptEncoding) }
+        let response = HTTPProblem(status: status, detail: detail, headers: headers).response()
         guard case .bytes(let body) = response.body else { return }
         _ = ResponseHead.write(
             into: &out, status: status, headers: response.headers, framing: .length(body.count),

@@ -15,8 +15,20 @@ extension EventLoop {
         switch connection.phase {
         case .requests where !connection.hasPendingOutput && connection.isMidRequest:
             // RFC 9110 §15.5.9: the client was too slow sending its request.
+            var detail = "The request was not received in time."
+            if now < connection.requestDeadline, connection.rateCheckAt <= now {
+                let received = connection.bytesRead &- connection.rateWindowStart
+                if received >= settings.minimumBytesPerWindow {
+                    // Fast enough: the next window opens; the idle time counts from here.
+                    connection.rateWindowStart = connection.bytesRead
+                    connection.rateCheckAt = now + settings.bodyRateWindow
+                    connection.deadline = min(now + settings.idleTimeout, connection.requestDeadline, connection.rateCheckAt)
+                    return
+                }
+                detail = "The request body arrived slower than \(settings.minimumBodyRate) bytes per second."
+            }
             var out = takeOutBuffer()
-            writeProblem(.requestTimeout, detail: "The request was not received in time.", for: connection, into: &out)
+            writeProblem(.requestTimeout, detail: detail, for: connection, into: &out)
             connection.phase = .closing
             flush(connection, &out)
             returnOutBuffer(&out)
@@ -28,21 +40,35 @@ extension EventLoop {
         }
     }
 
-    /// Sets the connection's deadline after it read or wrote, from its phase.
+    /// Sets the connection's deadline after it read or wrote, from its phase. A request's deadlines run from
+    /// its first byte: the head timeout until the head is read, the request timeout until the body is, and
+    /// while the body is read, the idle timeout and the body-rate window too.
     func rearmTimer(_ connection: Connection) {
         switch connection.phase {
         case .requests:
-            if connection.hasPendingOutput || connection.parser.isReadingBody {
+            if connection.hasPendingOutput {
+                // The server is not reading while its answers wait: the body rate is not the client's doing.
+                connection.rateCheckAt = .max
                 connection.deadline = now + settings.idleTimeout
-            } else if connection.isMidRequest {
-                // The head timeout runs from the head's first byte and is not extended by later ones.
-                if !connection.headTimerArmed {
-                    connection.headTimerArmed = true
-                    connection.deadline = now + settings.headerTimeout
-                }
-            } else {
+                return
+            }
+            guard connection.isMidRequest else {
                 connection.headTimerArmed = false
+                connection.rateCheckAt = .max
                 connection.deadline = now + settings.idleTimeout
+                return
+            }
+            if !connection.headTimerArmed {
+                connection.headTimerArmed = true
+                connection.requestDeadline = now + settings.requestTimeout
+                connection.deadline = min(now + settings.headerTimeout, connection.requestDeadline)
+            }
+            if connection.parser.isReadingBody {
+                if connection.rateCheckAt == .max, settings.minimumBytesPerWindow > 0 {
+                    connection.rateCheckAt = now + settings.bodyRateWindow
+                    connection.rateWindowStart = connection.bytesRead
+                }
+                connection.deadline = min(now + settings.idleTimeout, connection.requestDeadline, connection.rateCheckAt)
             }
         case .streaming:
             connection.deadline = .max

@@ -140,7 +140,7 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         let key = UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
         let connection = Connection(
             fd: fd, key: key, remoteAddress: remoteAddress, limits: settings.limits,
-            deadline: now + settings.headerTimeout)
+            deadline: now + min(settings.headerTimeout, settings.requestTimeout), requestDeadline: now + settings.requestTimeout)
         let slot = Int(fd)
         if slot >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: max(slot + 1 - connections.count, connections.count)))

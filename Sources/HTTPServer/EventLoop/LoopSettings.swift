@@ -5,6 +5,14 @@ struct LoopSettings: Sendable {
     let headerTimeout: Int64
     /// Milliseconds a connection may idle between requests, or stall a body or a write.
     let idleTimeout: Int64
+    /// Milliseconds a client has to send a whole request, from its first byte.
+    let requestTimeout: Int64
+    /// Milliseconds of the body-rate window (and of the grace before the first check).
+    let bodyRateWindow: Int64
+    /// Bytes a body must bring in each window; 0 when the rate is not checked.
+    let minimumBytesPerWindow: Int
+    /// The configured rate, for the problem's detail.
+    let minimumBodyRate: Int
     /// Milliseconds a closing connection keeps draining what the client still sends, so the kernel does not
     /// reset the connection under an answer the client has not read yet.
     let lingerTimeout: Int64 = 2000
@@ -17,6 +25,11 @@ struct LoopSettings: Sendable {
             bodySizeLimit: configuration.bodySizeLimit)
         headerTimeout = max(1, configuration.headerReadTimeout.milliseconds)
         idleTimeout = max(1, configuration.idleTimeout.milliseconds)
+        requestTimeout = max(1, configuration.requestTimeout.milliseconds)
+        bodyRateWindow = max(1, configuration.bodyRateWindow.milliseconds)
+        minimumBodyRate = max(0, configuration.minimumBodyRate)
+        let (perWindow, overflow) = minimumBodyRate.multipliedReportingOverflow(by: Int(bodyRateWindow))
+        minimumBytesPerWindow = overflow ? Int.max : perWindow / 1000
         maxStreamBuffer = max(1, configuration.maxStreamBuffer)
         gzipMinimumSize = max(0, configuration.gzipMinimumSize)
     }

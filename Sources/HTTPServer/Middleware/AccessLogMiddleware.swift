@@ -20,6 +20,9 @@ public struct AccessLogMiddleware: HTTPMiddleware {
         self.redactedQueryNames = redactedQueryNames
     }
 
+    /// `.passes`: logging needs no body, and an answer given before the body is logged like any other.
+    public func judgeHead(_ head: HTTPRequest, context: HTTPRequestContext) -> HTTPHeadVerdict { .passes }
+
     /// Times `next`, then logs its outcome.
     public func handle(
         _ request: HTTPRequest, context: HTTPRequestContext,

@@ -12,6 +12,9 @@ public struct HeadersMiddleware: HTTPMiddleware {
         self.headers = headers
     }
 
+    /// `.passes`: the fields it adds do not depend on the body.
+    public func judgeHead(_ head: HTTPRequest, context: HTTPRequestContext) -> HTTPHeadVerdict { .passes }
+
     /// Calls `next`, then adds the fields it lacks.
     public func handle(
         _ request: HTTPRequest, context: HTTPRequestContext,

@@ -2,11 +2,18 @@
 struct HTTPParseError: Error, Equatable, Sendable {
     let status: HTTPStatus
     let detail: String
+    /// The `Accept-Encoding` field of the answer, naming the content codings a request body may have
+    /// (RFC 9110 §12.5.3), when the error is about one.
+    var acceptEncoding: String? = nil
 
     static func badRequest(_ detail: String) -> HTTPParseError { HTTPParseError(status: .badRequest, detail: detail) }
 
     static let headTooLarge = HTTPParseError(
         status: .requestHeaderFieldsTooLarge, detail: "The request line and header fields are too large.")
     static let targetTooLong = HTTPParseError(status: .uriTooLong, detail: "The request target is too long.")
+    static let bareLF = HTTPParseError(
+        status: .badRequest, detail: "A line of the request ends in a bare LF; HTTP/1.1 lines end in CRLF.")
     static let bodyTooLarge = HTTPParseError(status: .contentTooLarge, detail: "The request body is too large.")
+    static let decodedBodyTooLarge = HTTPParseError(
+        status: .contentTooLarge, detail: "The request body is too large once decoded.")
 }

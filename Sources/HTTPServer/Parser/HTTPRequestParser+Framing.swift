@@ -1,7 +1,7 @@
 extension HTTPRequestParser {
     /// Judges a complete head: host, framing (RFC 9112 §6.3), method and expectations. Returns the event to
-    /// report, or nil when the parser should go on reading the body.
-    mutating func completeHead(bodyBytesPresent: Bool) -> Event? {
+    /// report, or nil when the parser should go on reading a body that is already there (or empty).
+    mutating func completeHead(bodyBytesAvailable: Int) -> Event? {
         // RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host; no request has two.
         if head.hostCount > 1 { return .failure(.badRequest("The request has more than one Host field.")) }
         if head.hostCount == 0, head.version == .http1_1 { return .failure(.badRequest("The request has no Host field.")) }
@@ -36,9 +36,10 @@ extension HTTPRequestParser {
         }
 
         bodyLimit = nil
+        if chunked || (head.contentLength ?? 0) > 0, let error = contentCodingError() { return .failure(error) }
         if chunked {
             state = .chunkSize
-            return expectContinue && !bodyBytesPresent ? .continueExpected : nil
+            return .bodyPending(expectsContinue: expectContinue && bodyBytesAvailable == 0)
         }
         let length = head.contentLength ?? 0
         if length > limits.maxBodySize, length > currentBodyLimit() { return .failure(.bodyTooLarge) }
@@ -49,7 +50,8 @@ extension HTTPRequestParser {
         // Reserved up to 1 MiB: an upload announced larger grows as its bytes really arrive.
         body.reserveCapacity(min(length, 1 << 20))
         state = .fixedBody(remaining: length)
-        return expectContinue && !bodyBytesPresent ? .continueExpected : nil
+        guard bodyBytesAvailable < length else { return nil }
+        return .bodyPending(expectsContinue: expectContinue && bodyBytesAvailable == 0)
     }
 
     /// Parses `chunk-size [ chunk-ext ]` (RFC 9112 §7.1); nil when it is acceptable.
@@ -62,8 +64,10 @@ extension HTTPRequestParser {
             index += 1
         }
         guard index > 0 else { return .badRequest("The chunk size is not hexadecimal.") }
-        while index < line.count, ByteRules.isWhitespace(line[index]) { index += 1 }
         if index < line.count {
+            // Nothing may follow the digits but `;` and extensions: no whitespace (a proxy in front may not
+            // read `2 ` as 2), no other characters.
+            if ByteRules.isWhitespace(line[index]) { return .badRequest("Whitespace follows the chunk size.") }
             // RFC 9112 §7.1.1: extensions follow a semicolon and are ignored.
             guard line[index] == UInt8(ascii: ";") else { return .badRequest("The chunk size is not hexadecimal.") }
             for c in line[index...] where !ByteRules.isFieldValueChar(c) {

@@ -108,6 +108,8 @@ extension HTTPRequestParser {
             }
         case 14 where ByteRules.equalsLowercase(name, "content-length"):
             return noteContentLength(value)
+        case 16 where ByteRules.equalsLowercase(name, "content-encoding"):
+            noteContentEncoding(value)
         case 17 where ByteRules.equalsLowercase(name, "transfer-encoding"):
             noteTransferEncoding(value)
         default:

@@ -32,8 +32,10 @@ struct HTTPRequestParser {
     /// What one call to `parse` produced.
     enum Event {
         case needMore
-        /// The head asked for `100 Continue` and its body has not started to arrive (RFC 9110 §10.1.1).
-        case continueExpected
+        /// The head is complete and its body has not all arrived: the caller may answer from the head alone
+        /// (`headRequest`) instead of reading the body. `expectsContinue`: the head asked for `100 Continue` and
+        /// the body has not started to arrive (RFC 9110 §10.1.1).
+        case bodyPending(expectsContinue: Bool)
         case request(Parsed)
         case failure(HTTPParseError)
     }
@@ -94,7 +96,7 @@ struct HTTPRequestParser {
                         if let error = parseRequestLine(line) { return fail(offset, error) }
                         state = .headers
                     } else if line.isEmpty {
-                        switch completeHead(bodyBytesPresent: offset < buffer.count) {
+                        switch completeHead(bodyBytesAvailable: buffer.count - offset) {
                         case .none: continue
                         case .some(.failure(let error)): return fail(offset, error)
                         case .some(let event): return (offset, event)
@@ -110,7 +112,7 @@ struct HTTPRequestParser {
                     body.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count]))
                     offset += count
                 }
-                if count == remaining { return (offset, .request(emit())) }
+                if count == remaining { return finish(offset) }
                 state = .fixedBody(remaining: remaining - count)
                 return (offset, .needMore)
 
@@ -136,13 +138,14 @@ struct HTTPRequestParser {
 
             case .chunkDataEnd:
                 // RFC 9112 §7.1: chunk-data is followed by CRLF.
+                // A bare LF is refused like everywhere else in the framing (see `nextLine`).
                 guard offset < buffer.count else { return (offset, .needMore) }
-                if buffer[offset] == ByteRules.lf {
-                    offset += 1
-                } else if buffer[offset] == ByteRules.cr {
+                if buffer[offset] == ByteRules.cr {
                     guard offset + 1 < buffer.count else { return (offset, .needMore) }
                     guard buffer[offset + 1] == ByteRules.lf else { return fail(offset, .badRequest("Chunk data is not followed by CRLF.")) }
                     offset += 2
+                } else if buffer[offset] == ByteRules.lf {
+                    return fail(offset, .bareLF)
                 } else {
                     return fail(offset, .badRequest("Chunk data is longer than its chunk size."))
                 }
@@ -154,7 +157,7 @@ struct HTTPRequestParser {
                 case .needMore: return (offset, .needMore)
                 case .failure(let error): return fail(offset, error)
                 case .line(let line):
-                    if line.isEmpty { return (offset, .request(emit())) }
+                    if line.isEmpty { return finish(offset) }
                 }
 
             case .failed:
@@ -163,7 +166,7 @@ struct HTTPRequestParser {
         }
     }
 
-    private mutating func fail(_ offset: Int, _ error: HTTPParseError) -> (consumed: Int, event: Event) {
+    mutating func fail(_ offset: Int, _ error: HTTPParseError) -> (consumed: Int, event: Event) {
         state = .failed
         return (offset, .failure(error))
     }
@@ -174,8 +177,9 @@ struct HTTPRequestParser {
         case failure(HTTPParseError)
     }
 
-    /// The next line without its CRLF (or bare LF, RFC 9112 §2.2), counted against `limit` when given;
-    /// a chunk-size line (no limit) may not exceed 1 KiB.
+    /// The next line without its CRLF, counted against `limit` when given; a chunk-size line (no limit) may not
+    /// exceed 1 KiB. A line ending in a bare LF is an error: RFC 9112 §2.2 lets a recipient accept one, but a
+    /// proxy in front that does not would see other requests in the same bytes (request smuggling).
     private mutating func nextLine(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int, limit: Int?) -> LineResult {
         let available = buffer.count - offset
         guard available > 0, let base = buffer.baseAddress else { return .needMore }
@@ -196,14 +200,18 @@ struct HTTPRequestParser {
             // The same bound whether the line came in one read or in many.
             return .failure(.badRequest("The chunk-size line is too long."))
         }
+        guard length > 0, start.load(fromByteOffset: length - 1, as: UInt8.self) == ByteRules.cr else { return .failure(.bareLF) }
         offset += length + 1
-        var end = length
-        if end > 0, start.load(fromByteOffset: end - 1, as: UInt8.self) == ByteRules.cr { end -= 1 }
-        return .line(UnsafeRawBufferPointer(start: start, count: end))
+        return .line(UnsafeRawBufferPointer(start: start, count: length - 1))
+    }
+
+    /// The request read so far with an empty body, for judging it before its body is read.
+    func headRequest() -> HTTPRequest {
+        HTTPRequest(method: head.method, target: head.target, version: head.version, headers: HTTPHeaders(head.fields))
     }
 
     /// The finished request; the parser is reset for the next one on the connection.
-    private mutating func emit() -> Parsed {
+    mutating func emit() -> Parsed {
         let request = HTTPRequest(
             method: head.method, target: head.target, version: head.version,
             headers: HTTPHeaders(head.fields), body: body)

@@ -22,6 +22,10 @@ struct RequestHead {
     var expectContinue = false
     var expectOther = false
     var clientRequestId: String?
+    /// How many `gzip` (or `x-gzip`) content codings the body has (RFC 9110 §8.4), and the first coding listed
+    /// that the server cannot decode.
+    var gzipCodings = 0
+    var unsupportedCoding: String?
 
     /// Whether the connection persists after this request (RFC 9112 §9.3).
     var keepAlive: Bool {

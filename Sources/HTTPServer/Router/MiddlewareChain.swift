@@ -22,4 +22,12 @@ struct MiddlewareResponder: HTTPResponder {
             try next.respond(to: request, context: context)
         }
     }
+
+    func answersWithoutBody(_ head: HTTPRequest, context: HTTPRequestContext) -> Bool {
+        switch middleware.judgeHead(head, context: context) {
+        case .answers: true
+        case .passes: next.answersWithoutBody(head, context: context)
+        case .needsBody: false
+        }
+    }
 }

@@ -28,7 +28,7 @@ extension RouterResponder {
 
     /// The answer for such a path.
     static func emptySegment(_ trie: RouterTrie<RouteNode>) -> any HTTPResponder {
-        HTTPClosureResponder { request, _ in
+        RouterAnswer { request, _ in
             let missing = missingParameters(request.path, in: trie)
             let names = missing?.names.joined(separator: ", ") ?? "a parameter"
             throw HTTPProblem(

@@ -18,6 +18,17 @@ struct RouterResponder: HTTPResponder {
         return try responder.respond(to: request, context: context)
     }
 
+    /// Asks the responder the route resolves to (through its middleware chain).
+    func answersWithoutBody(_ head: HTTPRequest, context: HTTPRequestContext) -> Bool {
+        var context = context
+        var target = head.target
+        let responder = target.withUTF8 { utf8 in
+            let pathEnd = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.count
+            return resolve(head.method, path: UnsafeBufferPointer(rebasing: utf8[..<pathEnd]), context: &context)
+        }
+        return responder.answersWithoutBody(head, context: context)
+    }
+
     /// Picks the responder for `method` on `path` and records the route and parameters in `context`.
     private func resolve(
         _ method: HTTPMethod, path: UnsafeBufferPointer<UInt8>, context: inout HTTPRequestContext

@@ -22,6 +22,9 @@ public struct StaticFileResponder: HTTPResponder {
         self.cacheControl = cacheControl
     }
 
+    /// True: files are answered from the path alone, so a body sent along is never waited for.
+    public func answersWithoutBody(_ head: HTTPRequest, context: HTTPRequestContext) -> Bool { true }
+
     /// Answers the file `request.path` names.
     public func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPResponse {
         guard let path = StaticFilePath(requestPath: request.path), let file = locate(path) else {
