@@ -25,6 +25,12 @@ struct IdempotencyMiddleware: HTTPMiddleware {
     let devices: DeviceService
     let wallClock: @Sendable () -> Date
 
+    /// A request without a key is none of this middleware's business, so its head alone may settle the answer
+    /// further in (no route, a wrong method); one with a key is fingerprinted by its body, which must be read.
+    func judgeHead(_ head: HTTPRequest, context: HTTPRequestContext) -> HTTPHeadVerdict {
+        head.method == .post && head.headers[Idempotency.header] != nil ? .needsBody : .passes
+    }
+
     func handle(
         _ request: HTTPRequest, context: HTTPRequestContext,
         next: (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
