@@ -20,15 +20,17 @@ out=.build-fuzz
 fuzzer="$out/http-request-parser-fuzzer"
 mkdir -p "$out/corpus" "$out/artifacts"
 
-# The parser and exactly what it needs: its status, method, version, request and header types.
+# The parser and exactly what it needs: its status, method, version, request and header types, and the gzip
+# decoder of request bodies (with the system zlib, through the CLibz module map).
 parser_sources=(Sources/HTTPServer/Parser/*.swift)
 support_sources=(
     Sources/HTTPServer/HTTPStatus.swift Sources/HTTPServer/HTTPMethod.swift Sources/HTTPServer/HTTPVersion.swift
     Sources/HTTPServer/HTTPRequest.swift Sources/HTTPServer/HTTPHeaders.swift Sources/HTTPServer/PercentDecoding.swift
+    Sources/HTTPServer/Writer/Gzip.swift Sources/HTTPServer/Writer/Gzip+Bounded.swift
 )
 echo "run-fuzz: building $fuzzer"
 swiftc -swift-version 6 -enable-upcoming-feature ExistentialAny -warnings-as-errors \
-    -O -sanitize=fuzzer,address -use-ld=lld -parse-as-library -module-name HTTPRequestParserFuzz \
+    -O -sanitize=fuzzer,address -use-ld=lld -parse-as-library -module-name HTTPRequestParserFuzz -I Sources/CLibz \
     "${parser_sources[@]}" "${support_sources[@]}" Tests/Fuzz/*.swift -o "$fuzzer"
 
 # The Swift runtime's own crash handler would fight AddressSanitizer's; libFuzzer reports crashes itself.
