@@ -1,6 +1,8 @@
 /// Checks that a request the parser produced is one the grammar allows (RFC 9112) and that its body is framed as
 /// its head says: what a proxy in front would also have read, so nothing can be smuggled past it.
-func checkRequest(_ parsed: HTTPRequestParser.Parsed, limits: HTTPRequestParser.Limits) {
+/// `decoded`: its body came with a gzip content coding that the parser decoded (its length is no longer the
+/// framing's).
+func checkRequest(_ parsed: HTTPRequestParser.Parsed, limits: HTTPRequestParser.Limits, decoded: Bool = false) {
     let request = parsed.request
     let method = Array(request.method.rawValue.utf8)
     fuzzCheck(!method.isEmpty && method.allSatisfy(ByteRules.isTokenChar), "method \(method)")
@@ -37,11 +39,11 @@ func checkRequest(_ parsed: HTTPRequestParser.Parsed, limits: HTTPRequestParser.
         fuzzCheck(!parsed.keepAlive, "HTTP/1.0 kept alive without asking")
     }
 
-    checkFraming(request, limits: limits)
+    checkFraming(request, limits: limits, decoded: decoded)
 }
 
 /// RFC 9112 §6.3: exactly one framing; a body of `Content-Length` bytes, or chunked; never more than the limit.
-private func checkFraming(_ request: HTTPRequest, limits: HTTPRequestParser.Limits) {
+private func checkFraming(_ request: HTTPRequest, limits: HTTPRequestParser.Limits, decoded: Bool) {
     let lengths = request.headers.values("Content-Length")
     let codings = request.headers.values("Transfer-Encoding")
     fuzzCheck(lengths.isEmpty || codings.isEmpty, "both Content-Length and Transfer-Encoding accepted")
@@ -58,7 +60,7 @@ private func checkFraming(_ request: HTTPRequest, limits: HTTPRequestParser.Limi
         let values = Set(elements.map { Int($0) })
         fuzzCheck(values.count <= 1, "conflicting Content-Length values \(elements) accepted")
         let expected = values.first.map { $0 ?? -1 } ?? 0
-        fuzzCheck(request.body.count == expected, "body of \(request.body.count) bytes, Content-Length \(elements)")
+        fuzzCheck(decoded || request.body.count == expected, "body of \(request.body.count) bytes, Content-Length \(elements)")
     } else {
         fuzzCheck(request.version == .http1_1, "Transfer-Encoding accepted in \(request.version)")
         let last = codings.joined(separator: ",").split(separator: ",").map { $0.trimmingSpaces }.last { !$0.isEmpty }
@@ -71,4 +73,12 @@ extension Substring {
     fileprivate var trimmingSpaces: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
+}
+
+/// Whether a request's raw bytes name a gzip content coding in their head (the parser decodes such a body and drops
+/// the field).
+func rawHeadCodesGzip(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard let end = bytes.firstRange(of: [13, 10, 13, 10]) else { return false }
+    let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).lowercased()
+    return head.split(separator: "\r\n").contains { $0.hasPrefix("content-encoding:") && $0.contains("gzip") }
 }
