@@ -73,6 +73,13 @@ final class APIHarness {
         return (id, key)
     }
 
+    /// A fresh harness with one tenant and one device of it: the setup of most route suites.
+    static func withDevice(tenant: String = "acme") throws -> (api: APIHarness, key: String, device: String) {
+        let api = try APIHarness()
+        let key = try api.makeTenant(tenant).key
+        return (api, key, try api.makeDevice(key: key))
+    }
+
     /// A new device of the tenant with `key`; answers its id.
     func makeDevice(key: String, json: String = #"{"name":"Test iPhone"}"#) throws -> String {
         let response = send(.post, "/v1/devices", key: key, json: json)

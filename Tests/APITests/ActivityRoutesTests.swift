@@ -9,9 +9,7 @@ import Testing
     let device: String
 
     init() throws {
-        api = try APIHarness()
-        key = try api.makeTenant("acme").key
-        device = try api.makeDevice(key: key)
+        (api, key, device) = try APIHarness.withDevice()
         for (bundle, modes) in [("com.example.music", #"["audio"]"#), ("com.example.maps", #"["fetch"]"#),
                                 ("com.example.phone", #"["voip"]"#), ("com.example.band", #"["bluetooth-central"]"#),
                                 ("com.example.papers", #"["newsstand-content"]"#)] {

@@ -9,9 +9,7 @@ import Testing
     let key: String
     let device: String
     init() throws {
-        api = try APIHarness()
-        key = try api.makeTenant("acme").key
-        device = try api.makeDevice(key: key)
+        (api, key, device) = try APIHarness.withDevice()
         let install = """
             {"bundleId":"com.example.weather","infoPlist":{"UIBackgroundModes":["fetch"],
              "BGTaskSchedulerPermittedIdentifiers":["com.example.weather.refresh","com.example.weather.sync"]}}

@@ -8,9 +8,7 @@ import Testing
     let key: String
     let device: String
     init() throws {
-        api = try APIHarness()
-        key = try api.makeTenant("acme").key
-        device = try api.makeDevice(key: key)
+        (api, key, device) = try APIHarness.withDevice()
     }
 
     var apps: String { "/v1/devices/\(device)/apps" }

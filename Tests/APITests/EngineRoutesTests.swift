@@ -10,9 +10,7 @@ import Testing
     let bundle = "com.example.weather"
 
     init() throws {
-        api = try APIHarness()
-        key = try api.makeTenant("acme").key
-        device = try api.makeDevice(key: key)
+        (api, key, device) = try APIHarness.withDevice()
         let install = """
             {"bundleId":"com.example.weather","infoPlist":{"UIBackgroundModes":["fetch","processing"],
              "BGTaskSchedulerPermittedIdentifiers":["com.example.weather.refresh","com.example.weather.cleanup"]}}

@@ -9,9 +9,7 @@ import Testing
     let device: String
 
     init() throws {
-        api = try APIHarness()
-        key = try api.makeTenant("acme").key
-        device = try api.makeDevice(key: key)
+        (api, key, device) = try APIHarness.withDevice()
         #expect(api.send(.post, "/v1/devices/\(device)/apps", key: key, json: #"{"bundleId":"com.example.weather"}"#).status == 201)
     }
 

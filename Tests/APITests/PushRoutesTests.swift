@@ -12,9 +12,7 @@ import Testing
     static let silent = #"{"aps":{"content-available":1}}"#
 
     init() throws {
-        api = try APIHarness()
-        key = try api.makeTenant("acme").key
-        device = try api.makeDevice(key: key)
+        (api, key, device) = try APIHarness.withDevice()
         let install = #"{"bundleId":"com.example.weather","infoPlist":{"UIBackgroundModes":["remote-notification"]}}"#
         #expect(api.send(.post, "/v1/devices/\(device)/apps", key: key, json: install).status == 201)
     }

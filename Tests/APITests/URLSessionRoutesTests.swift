@@ -10,9 +10,7 @@ import Testing
     let bundle = "com.example.news"
 
     init() throws {
-        api = try APIHarness()
-        key = try api.makeTenant("acme").key
-        device = try api.makeDevice(key: key)
+        (api, key, device) = try APIHarness.withDevice()
         let install = #"{"bundleId":"com.example.news","infoPlist":{"UIBackgroundModes":["fetch"]}}"#
         #expect(api.send(.post, "/v1/devices/\(device)/apps", key: key, json: install).status == 201)
     }
