@@ -37,15 +37,17 @@ let package = Package(
         .target(name: "BGEmuHTTP", swiftSettings: strict),
         // Apple's BackgroundTasks/UIApplication names for app code, bound to a device emulated by a running bgemu.
         .target(name: "BGEmuKit", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
+        // Compact JSON with sorted keys, byte for byte Foundation's, for the hot answers and stored documents.
+        .target(name: "CompactJSON", swiftSettings: strict),
         // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
         .target(name: "Emulation", swiftSettings: strict),
         // SQLite: migrations, the event log, the stores Emulation declares.
-        .target(name: "Storage", dependencies: ["Emulation", "CSQLite"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["Emulation", "CSQLite", "CompactJSON"], swiftSettings: strict),
         // Routes, bodies, auth and tenancy, problem mapping.
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Emulation", "CCrypto", .product(name: "Logging", package: "swift-log"),
+                "HTTPServer", "Emulation", "CompactJSON", "CCrypto", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict
@@ -69,6 +71,7 @@ let package = Package(
         .testTarget(name: "BGEmuHTTPTests", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
         .testTarget(name: "BGEmuKitTests", dependencies: ["BGEmuKit", "BGEmuHTTP"], swiftSettings: strict),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation"], swiftSettings: strict),
+        .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
         .testTarget(
             name: "APITests",

@@ -1,4 +1,5 @@
 // Devices, each with its apps, stored as one JSON document per device.
+import CompactJSON
 import Emulation
 import Foundation
 
@@ -105,14 +106,12 @@ public struct SQLiteDeviceStore: DeviceStore {
 
     /// The stored form of a device: JSON with sorted keys (the same device, the same bytes).
     static func encode(_ device: Device) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(StorageDate.text(date))
-        }
-        return [UInt8](try encoder.encode(device))
+        try documentEncoder.encode(device)
     }
+
+    /// Byte for byte what Foundation's encoder writes with `.sortedKeys` and dates as `StorageDate` text, as
+    /// earlier builds stored devices.
+    private static let documentEncoder = CompactJSONEncoder(escapesSlashes: true, dateText: { StorageDate.text($0) })
 
     static func decode(_ document: [UInt8]) throws -> Device {
         let decoder = JSONDecoder()

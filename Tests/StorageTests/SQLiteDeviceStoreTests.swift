@@ -57,6 +57,24 @@ import Testing
         }
     }
 
+    /// The stored document is what Foundation's JSONEncoder wrote with the same settings (earlier builds' documents
+    /// and this build's compare equal), for a device with runtime state: launched, backgrounded, and suspended.
+    @Test func documentIsByteForByteWhatFoundationsEncoderWrites() throws {
+        var engine = DeviceEngine(device: richDevice())
+        try engine.launch("com.example.mail")
+        try engine.background("com.example.mail")
+        _ = try engine.advance(to: engine.now + .seconds(3_600))
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys]
+        foundation.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(StorageDate.text(date))
+        }
+        let expected = String(decoding: try foundation.encode(engine.device), as: UTF8.self)
+        #expect(String(decoding: try SQLiteDeviceStore.encode(engine.device), as: UTF8.self) == expected)
+        #expect(expected.count > 1_000)
+    }
+
     @Test func insertedDeviceIsFoundOnlyByItsTenant() throws {
         try withStore { store throws in
             let device = makeDevice("dev_1", tenantId: "ten_1")
