@@ -40,42 +40,35 @@ struct NodeWriter {
     private mutating func writeObject(_ object: ObjectNode) {
         bytes.append(UInt8(ascii: "{"))
         let keys = object.keys
-        if keys.count > 0 {
-            // Sorted by key, then by position, so that of a key encoded twice the last value is written, once
-            // (JSONEncoder keeps a dictionary: the later value replaces the earlier).
-            var order = Array(keys.indices)
-            let sorted = Self.isSorted(keys)
-            if !sorted {
-                order.sort { a, b in
-                    let order = Self.compare(keys[a], keys[b])
-                    return order == 0 ? a < b : order < 0
-                }
-            }
-            var first = true
-            for (position, index) in order.enumerated() {
-                // Strictly increasing keys have no repeats; otherwise a repeat sits right before its last value.
-                if !sorted, position + 1 < order.count, Self.compare(keys[order[position + 1]], keys[index]) == 0 {
-                    continue
-                }
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(keys[index])
-                bytes.append(UInt8(ascii: ":"))
-                write(object.values[index])
-            }
+        let prefixes = object.prefixes
+        /// The order of members `a` and `b`: by key bytes, then by position, so that of a key encoded twice the
+        /// last value is written, once (JSONEncoder keeps a dictionary: the later value replaces the earlier).
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
+            let order = Self.compare(keys[a], keys[b])
+            return order == 0 ? a < b : order < 0
+        }
+        func sameKey(_ a: Int, _ b: Int) -> Bool {
+            prefixes[a] == prefixes[b] && Self.compare(keys[a], keys[b]) == 0
+        }
+        var order = Array(keys.indices)
+        var sorted = true
+        for index in order.dropFirst() where !precedes(index - 1, index) || sameKey(index - 1, index) {
+            sorted = false
+            break
+        }
+        if !sorted { order.sort(by: precedes) }
+        var first = true
+        for (position, index) in order.enumerated() {
+            // A repeated key sits right before its last value.
+            if !sorted, position + 1 < order.count, sameKey(order[position + 1], index) { continue }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(keys[index])
+            bytes.append(UInt8(ascii: ":"))
+            write(object.values[index])
         }
         bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// Whether `keys` are already in strictly increasing byte order (synthesized `encode(to:)` often writes them
-    /// so), which saves the sort.
-    private static func isSorted(_ keys: [String]) -> Bool {
-        var index = 1
-        while index < keys.count {
-            guard compare(keys[index - 1], keys[index]) < 0 else { return false }
-            index += 1
-        }
-        return true
     }
 
     /// The order of two keys' UTF-8 bytes (negative, zero, positive), as `memcmp` gives it: the generic

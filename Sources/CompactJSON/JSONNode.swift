@@ -22,10 +22,23 @@ enum JSONNode {
 final class ObjectNode {
     var keys: [String] = []
     var values: [JSONNode] = []
+    /// The first eight UTF-8 bytes of each key as a big-endian number, zero-padded: most comparisons of the sort
+    /// are settled by these alone.
+    var prefixes: [UInt64] = []
 
     func append(_ key: String, _ value: JSONNode) {
         keys.append(key)
         values.append(value)
+        prefixes.append(Self.prefix(key))
+    }
+
+    static func prefix(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { bytes in
+            var prefix: UInt64 = 0
+            for index in 0..<8 { prefix = prefix << 8 | (index < bytes.count ? UInt64(bytes[index]) : 0) }
+            return prefix
+        }
     }
 }
 

@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test func keysSortByTheirUTF8BytesAsFoundationSortsThem() throws {
-        let keys = ["b", "a", "B", "A", "a10", "a2", "a1", "é", "e", "z", "_", "0", "ab", "aB", "", "😀", "ｚ"]
+        let keys = ["b", "a", "B", "A", "a10", "a2", "a1", "é", "e", "z", "_", "0", "ab", "aB", "", "😀", "ｚ",
+                    "identifier", "identifier1", "identifier10", "identifierA", "identifie", "identifier\u{0}", "identifiér"]
         try Self.expectSame(Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
     }
 
