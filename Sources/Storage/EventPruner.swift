@@ -5,9 +5,10 @@ import Synchronization
 
 /// Prunes the event log down to an ``EventRetention``, off the request path (see ``start(every:onPass:)``).
 ///
-/// Work is done in **batches**: each deletes at most ``batchSize`` events in one short write transaction, then the
-/// pruner pauses at least as long as that transaction held the write lock, so a writer waits for one batch at most
-/// and gets the lock at least half the time while a large backlog is pruned. Readers never wait (WAL).
+/// Work is done in **batches**: each deletes at most ``batchSize`` events in one short write transaction (fewer
+/// while batches take longer than ``lockBudget``), then the WAL is checkpointed outside the lock and the pruner
+/// pauses at least as long as the batch held the write lock, so a writer waits for one batch at most and gets the
+/// lock at least half the time while a large backlog is pruned. Readers never wait (WAL).
 /// - By age: the oldest events by id whose wall time of writing (`recorded_at`) is before the cutoff, across
 ///   devices. Ids follow commit order, so the scan is a walk of the table's key from its start that stops at the
 ///   first younger event; an event goes once every event before it is old enough (a wall clock set back keeps a
@@ -22,6 +23,11 @@ public final class EventPruner: Sendable {
     public let retention: EventRetention
     /// The most events one transaction deletes.
     public let batchSize: Int
+    /// How long a batch should hold the write lock at most: a batch that took longer halves the next one, a batch
+    /// well under it lets the next grow again (up to ``batchSize``), so that writers wait about this long at most
+    /// whatever the layout of the rows (a device's events interleaved with others' cost more per row). Nil: every
+    /// batch is ``batchSize``.
+    public let lockBudget: Duration?
     /// The shortest pause between two batches (the pause is at least the time the last batch held the write lock).
     public let minimumPause: Duration
     private let now: @Sendable () -> Date
@@ -31,16 +37,21 @@ public final class EventPruner: Sendable {
     let running = Atomic<Bool>(false)
     /// Signalled by ``stop()`` to end the timer's wait at once.
     let wakeUp = DispatchSemaphore(value: 0)
+    /// A connection of the pruner's own (opened on first use; none for an in-memory database) that checkpoints the
+    /// WAL after each batch, outside the write lock.
+    private let checkpointer = Mutex<SQLiteConnection?>(nil)
 
     /// - Parameter now: the wall clock the age is measured on (a test moves it; nothing sleeps).
     public init(
-        database: Database, retention: EventRetention, batchSize: Int = 2_000, minimumPause: Duration = .milliseconds(2),
+        database: Database, retention: EventRetention, batchSize: Int = 2_000,
+        lockBudget: Duration? = .milliseconds(25), minimumPause: Duration = .milliseconds(2),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(batchSize > 0, "a batch deletes at least one event")
         self.database = database
         self.retention = retention
         self.batchSize = batchSize
+        self.lockBudget = lockBudget
         self.minimumPause = minimumPause
         self.now = now
     }
@@ -61,6 +72,10 @@ public final class EventPruner: Sendable {
         public var longestBatch: Duration = .zero
         /// The time all batches held the write lock.
         public var lockHeld: Duration = .zero
+        /// The time spent checkpointing after the batches (without the write lock).
+        public var checkpointing: Duration = .zero
+        /// How long each batch held the write lock, in order.
+        public var batchLockTimes: [Duration] = []
 
         public init() {}
 
@@ -69,6 +84,15 @@ public final class EventPruner: Sendable {
             batches += 1
             longestBatch = max(longestBatch, batch.lockHeld)
             lockHeld += batch.lockHeld
+            batchLockTimes.append(batch.lockHeld)
+        }
+
+        /// The `q`-th percentile (nearest rank, 0...100) of ``batchLockTimes``; zero when no batch ran.
+        public func batchLockTime(percentile q: Double) -> Duration {
+            let sorted = batchLockTimes.sorted()
+            guard !sorted.isEmpty else { return .zero }
+            let rank = Int((q / 100 * Double(sorted.count)).rounded(.up))
+            return sorted[min(max(rank, 1), sorted.count) - 1]
         }
     }
 
@@ -77,32 +101,43 @@ public final class EventPruner: Sendable {
     @discardableResult
     public func prune(maximumBatches: Int = .max) throws -> Report {
         var report = Report()
+        var size = lockBudget == nil ? batchSize : min(batchSize, 250)
         while report.batches < maximumBatches, !stopping.load(ordering: .relaxed) {
-            guard let batch = try pruneBatch() else { break }
+            guard let batch = try pruneBatch(size: size) else { break }
             report.add(batch)
+            report.checkpointing += checkpoint()
+            if let budget = lockBudget {
+                if batch.lockHeld > budget {
+                    size = max(50, size / 2)
+                } else if batch.lockHeld * 2 < budget, batch.events == size {
+                    size = min(batchSize, size + size / 2 + 1)
+                }
+            }
             Thread.sleep(forTimeInterval: max(minimumPause, batch.lockHeld).seconds)
         }
         return report
     }
 
-    /// One batch: by age first, then by count; nil when nothing is over the retention.
-    func pruneBatch() throws -> Batch? {
-        if let age = retention.maximumAge, let batch = try pruneOldest(writtenBefore: now().addingTimeInterval(-age)) {
+    /// One batch of at most `size` events: by age first, then by count; nil when nothing is over the retention.
+    func pruneBatch(size: Int) throws -> Batch? {
+        if let age = retention.maximumAge,
+            let batch = try pruneOldest(writtenBefore: now().addingTimeInterval(-age), size: size)
+        {
             return batch
         }
-        if let limit = retention.maximumPerDevice, let batch = try pruneOverLimit(limit) {
+        if let limit = retention.maximumPerDevice, let batch = try pruneOverLimit(limit, size: size) {
             return batch
         }
         return nil
     }
 
-    /// Deletes up to a batch of the oldest events written before `cutoff`.
-    func pruneOldest(writtenBefore cutoff: Date) throws -> Batch? {
+    /// Deletes up to `size` of the oldest events written before `cutoff`.
+    func pruneOldest(writtenBefore cutoff: Date, size: Int) throws -> Batch? {
         let cutoffText = StorageDate.text(cutoff)
         return try timedWrite { db -> Int in
             // Texts of one fixed RFC 3339 form in UTC: they sort as the instants they name.
             let rows = try db.query(
-                "SELECT id, tenant_id, device_id, recorded_at FROM events ORDER BY id LIMIT ?", [Int64(batchSize)]
+                "SELECT id, tenant_id, device_id, recorded_at FROM events ORDER BY id LIMIT ?", [Int64(size)]
             ) { row in (id: try row.get(0, as: Int64.self), tenant: try row.get(1, as: String.self),
                         device: try row.get(2, as: String.self), recordedAt: try row.get(3, as: String.self)) }
             var through: Int64 = 0
@@ -124,8 +159,8 @@ public final class EventPruner: Sendable {
         }
     }
 
-    /// Deletes up to a batch of the oldest events of the device that holds most over `limit`.
-    func pruneOverLimit(_ limit: Int) throws -> Batch? {
+    /// Deletes up to `size` of the oldest events of the device that holds most over `limit`.
+    func pruneOverLimit(_ limit: Int, size: Int) throws -> Batch? {
         // Chosen on a reader, checked again inside the write.
         let chosen = try database.read { db in
             try db.queryFirst(
@@ -137,7 +172,7 @@ public final class EventPruner: Sendable {
             let held = try db.scalar(
                 "SELECT held FROM event_retention WHERE tenant_id = ? AND device_id = ?", [key.tenantId, key.deviceId],
                 as: Int64.self) ?? 0
-            let excess = min(held - Int64(limit), Int64(batchSize))
+            let excess = min(held - Int64(limit), Int64(size))
             guard excess > 0 else { return 0 }
             guard let through = try db.scalar(
                 "SELECT id FROM events WHERE tenant_id = ? AND device_id = ? ORDER BY id LIMIT 1 OFFSET ?",
@@ -173,6 +208,29 @@ public final class EventPruner: Sendable {
             ON CONFLICT (tenant_id, device_id) DO UPDATE
                 SET held = max(0, held - ?3), pruned_through = max(pruned_through, ?4)
             """, [key.tenantId, key.deviceId, count, through])
+    }
+
+    /// Copies the WAL's frames into the database file (`PRAGMA wal_checkpoint(PASSIVE)`) from the pruner's own
+    /// connection: a batch rewrites many pages (a device's events are spread among the others'), and without this
+    /// the next commit past 1,000 WAL pages, a writer's or the next batch's, would checkpoint them (with an fsync)
+    /// while it holds the write lock. A passive checkpoint waits for no one and blocks no one; after it, the next
+    /// write starts the WAL again from its beginning. Answers the time it took; a failure is left to the next one
+    /// (or to SQLite's automatic checkpoint).
+    private func checkpoint() -> Duration {
+        let path = database.path
+        guard path != ":memory:", !path.isEmpty else { return .zero }
+        let clock = ContinuousClock()
+        let start = clock.now
+        checkpointer.withLock { connection in
+            if connection == nil { connection = try? SQLiteConnection(path: path) }
+            do {
+                try connection?.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            } catch {
+                connection?.close()
+                connection = nil
+            }
+        }
+        return clock.now - start
     }
 
     /// Runs `body` in a write transaction; answers the events it deleted and how long it held the write lock

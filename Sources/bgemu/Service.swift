@@ -87,7 +87,7 @@ struct Service {
             switch result {
             case .success(let report):
                 logger.info(
-                    "Event retention pruned \(report.events) events in \(report.batches) batches; the longest held the write lock \(report.longestBatch)")
+                    "Event retention pruned \(report.events) events in \(report.batches) batches; the longest held the write lock \(report.longestBatch) (median \(report.batchLockTime(percentile: 50)), p99 \(report.batchLockTime(percentile: 99))); checkpoints after them took \(report.checkpointing)")
             case .failure(let error):
                 logger.error("Event retention: pruning failed, next pass retries: \(error)")
             }
