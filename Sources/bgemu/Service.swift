@@ -83,6 +83,14 @@ struct Service {
             database: database,
             retention: EventRetention(
                 days: configuration.eventRetentionDays, perDevice: configuration.eventRetentionPerDevice))
+        if !pruner.retention.keepsEverything {
+            let age = configuration.eventRetentionDays > 0
+                ? "written in the last \(configuration.eventRetentionDays) days" : "of any age"
+            let count = configuration.eventRetentionPerDevice > 0
+                ? "at most \(configuration.eventRetentionPerDevice)" : "any number"
+            logger.notice(
+                "Event retention: keeping events \(age), \(count) per device; pruning every \(configuration.eventRetentionInterval) s")
+        }
         pruner.start(every: .milliseconds(Int(configuration.eventRetentionInterval * 1000))) { result in
             switch result {
             case .success(let report):
