@@ -240,6 +240,11 @@ def start_bgemu_advance(ctx: Context) -> Server:
     return start_bgemu(ctx, "bgemu-advance")
 
 
+def start_bgemu_retention(ctx: Context) -> Server:
+    """A bgemu of its own whose database gets a backlog of events before the retention is turned on."""
+    return start_bgemu(ctx, "bgemu-retention")
+
+
 def start_hummingbird(ctx: Context) -> Server:
     port = free_port()
     log = ctx.tmp / "hb-healthz.log"
@@ -253,9 +258,11 @@ SERVERS: dict[str, Callable[[Context], Server]] = {
     "bgemu-sse": start_bgemu_sse,
     "bgemu-advance": start_bgemu_advance,
     "hummingbird": start_hummingbird,
+    "bgemu-retention": start_bgemu_retention,
 }
 SERVER_BINARIES: dict[str, Path] = {
     "bgemu": BGEMU_BINARY, "bgemu-sse": BGEMU_BINARY, "bgemu-advance": BGEMU_BINARY, "hummingbird": HB_BINARY,
+    "bgemu-retention": BGEMU_BINARY,
 }
 
 
@@ -1111,6 +1118,113 @@ def bench_advance(ctx: Context, server: Server) -> list[Result]:
         "database + WAL MiB": db_bytes / 1024 / 1024,
     })
     return [result]
+
+
+# --------------------------------------------------------------------------------------------------
+# retention: the event pruner deletes a large backlog while a client writes; how long do writes wait?
+
+RETENTION_BACKLOG = 500_000  # events already in the log when the retention is turned on
+RETENTION_DEVICES = 10  # devices they belong to
+RETENTION_KEEP = 1_000  # --event-retention-per-device
+_PRUNED_LINE = re.compile(r"pruned (\d+) events in (\d+) batches; the longest held the write lock ([0-9.e-]+) seconds "
+                          r"\(median ([0-9.e-]+) seconds, p99 ([0-9.e-]+) seconds\); checkpoints after them took "
+                          r"([0-9.e-]+) seconds")
+
+
+def _write_latencies(client: KeepAliveClient, device_id: str, until: Callable[[], bool], at_least: int) -> list[float]:
+    """PATCHes the device's conditions (one event each) one after the other until `until()` holds and `at_least`
+    were sent; each one's seconds."""
+    times: list[float] = []
+    level = 0
+    while len(times) < at_least or not until():
+        level = (level + 1) % 100
+        start = time.perf_counter()
+        client.call("PATCH", f"/v1/devices/{device_id}/conditions", {"batteryLevel": level})
+        times.append(time.perf_counter() - start)
+    return times
+
+
+@benchmark("retention", server="bgemu-retention", wrk=False,
+           about=f"event retention: {RETENTION_BACKLOG:,} events pruned to {RETENTION_KEEP:,} per device in the "
+                 "background; write latency while it runs vs quiet, and the write lock each batch held")
+def bench_retention(ctx: Context, server: Server) -> list[Result]:
+    import sqlite3
+    database = server.info["database"]
+    ctx.stop(server.process)
+    print(f"  writing a backlog of {RETENTION_BACKLOG:,} events on {RETENTION_DEVICES} devices ...", flush=True)
+    db = sqlite3.connect(database)
+    tenant = db.execute("SELECT tenant_id FROM devices WHERE id = ?", (server.info["device_id"],)).fetchone()[0]
+    with db:
+        db.execute("""
+            INSERT INTO events (tenant_id, device_id, bundle_id, type, at, recorded_at, data)
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+            SELECT ?, 'dev_backlog' || (i % ?), 'com.example.a', 'run.completed', i * 1000,
+                   strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+                   json_object('runId', 'run_' || (i / 3), 'result', 'success', 'n', i)
+            FROM n""", (RETENTION_BACKLOG, tenant, RETENTION_DEVICES))
+        db.execute("""
+            INSERT INTO event_retention (tenant_id, device_id, held)
+            SELECT tenant_id, device_id, count(*) FROM events WHERE device_id LIKE 'dev_backlog%'
+            GROUP BY tenant_id, device_id""")
+    db.close()
+    size0 = sum(Path(p).stat().st_size for p in (database, database + "-wal") if Path(p).exists())
+
+    # The same database, now with a retention: the pruner starts at once, on its own thread.
+    restarted = start_bgemu_retention_on(ctx, server, database)
+    client = KeepAliveClient(restarted.port, server.info["api_key"])
+    try:
+        def pruned() -> bool:
+            return "pruned" in restarted.log.read_text(errors="replace")
+        t0 = time.perf_counter()
+        during = _write_latencies(client, server.info["device_id"], pruned, 50)
+        prune_s = time.perf_counter() - t0
+        quiet = _write_latencies(client, server.info["device_id"], lambda: True, len(during))
+    finally:
+        client.close()
+    log = restarted.log.read_text(errors="replace")
+    match = _PRUNED_LINE.search(log)
+    if not match:
+        raise RuntimeError("the pruner logged no pass:\n" + restarted.log_tail())
+    events, batches, longest_s = int(match[1]), int(match[2]), float(match[3])
+    median_s, p99_s, checkpoint_s = float(match[4]), float(match[5]), float(match[6])
+    size1 = sum(Path(p).stat().st_size for p in (database, database + "-wal") if Path(p).exists())
+    d, q = sorted(during), sorted(quiet)
+    print(f"  pruned {events:,} events in {batches} batches within {prune_s:.2f} s; the longest batch held the "
+          f"write lock {longest_s * 1000:.1f} ms (median {median_s * 1000:.1f}, p99 {p99_s * 1000:.1f}); checkpoints "
+          f"between batches {checkpoint_s:.2f} s", flush=True)
+    print(f"  writes while pruning: {len(d)}, p50 {percentile(d, 50) * 1000:.1f} ms, p99 "
+          f"{percentile(d, 99) * 1000:.1f} ms, max {d[-1] * 1000:.1f} ms; quiet: p50 {percentile(q, 50) * 1000:.1f} "
+          f"ms, p99 {percentile(q, 99) * 1000:.1f} ms, max {q[-1] * 1000:.1f} ms", flush=True)
+    result = Result(
+        benchmark="retention", target=f"PATCH conditions while {events:,} events are pruned", connections=1,
+        requests_per_second=len(d) / prune_s, p99_ms=percentile(d, 99) * 1000, p50_ms=percentile(d, 50) * 1000,
+        requests=len(d), duration_s=prune_s)
+    result.extra.update({
+        "events pruned": events, "batches": batches,
+        "batch write lock median / p99 / max ms": f"{median_s * 1000:.1f} / {p99_s * 1000:.1f} / {longest_s * 1000:.1f}",
+        "checkpoints between batches s": checkpoint_s,
+        "pruning s": prune_s,
+        "writes while pruning p50 / p99 / max ms":
+            f"{percentile(d, 50) * 1000:.1f} / {percentile(d, 99) * 1000:.1f} / {d[-1] * 1000:.1f}",
+        "writes quiet p50 / p99 / max ms":
+            f"{percentile(q, 50) * 1000:.1f} / {percentile(q, 99) * 1000:.1f} / {q[-1] * 1000:.1f}",
+        "database + WAL MiB before / after": f"{size0 / 1048576:.1f} / {size1 / 1048576:.1f} (freed pages are reused)",
+    })
+    return [result]
+
+
+def start_bgemu_retention_on(ctx: Context, first: Server, database: str) -> Server:
+    """bgemu again on `first`'s database and key, keeping RETENTION_KEEP events per device, logging its passes."""
+    port = free_port()
+    env = dict(os.environ, BGEMU_API_KEY=first.info["api_key"])
+    argv = [str(BGEMU_BINARY), "serve", "--port", str(port), "--database", database, "--log-level", "info",
+            "--event-retention-per-device", str(RETENTION_KEEP), "--event-retention-interval", "3600"]
+    if ctx.args.bgemu_threads:
+        argv += ["--threads", str(ctx.args.bgemu_threads)]
+    log = ctx.tmp / "bgemu-retention-pruning.log"
+    server = Server("bgemu-retention", ctx.spawn(argv, env=env, log=log), port, log)
+    wait_until_healthy(server)
+    return server
 
 
 # --------------------------------------------------------------------------------------------------

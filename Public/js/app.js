@@ -356,15 +356,33 @@ function openStream(generation) {
   source.onerror = () => {
     if (generation !== state.generation) return;
     if (source.readyState === EventSource.CLOSED) {
-      // The browser gave up (a non-200 answer such as 503 or a restart mid-handshake): reopen after our last id.
+      // The browser gave up (a non-200 answer such as 503 or a restart mid-handshake): reopen after our last id,
+      // unless the service no longer holds the events after it (410 eventsPruned: its retention pruned them).
       setStream("stream closed — reconnecting", "bad");
       source.close();
       clearTimeout(state.reopenTimer);
-      state.reopenTimer = setTimeout(() => openStream(generation), 2000);
+      state.reopenTimer = setTimeout(async () => {
+        const prunedThrough = await prunedAfterLastId();
+        if (generation !== state.generation) return;
+        if (prunedThrough === null) openStream(generation);
+        else if (feed.events.length) selectDevice(state.deviceId);   // the newest page again: no gap in the feed
+        else { state.lastId = prunedThrough; openStream(generation); }
+      }, 2000);
     } else {
       setStream("reconnecting…", "bad");
     }
   };
+}
+
+/** The greatest id the service's retention pruned after our last id (a resume from it would be a 410), or null. */
+async function prunedAfterLastId() {
+  try {
+    await state.api.get(`/v1/devices/${enc(state.deviceId)}/events?after=${state.lastId}&limit=1`);
+  } catch (error) {
+    const pruned = error.status === 410 && error.problem ? error.problem.lastPrunedEventId : undefined;
+    if (Number.isInteger(pruned)) return pruned;
+  }
+  return null;
 }
 
 /** Takes events in id order from the history or the stream, dropping any already seen. */

@@ -29,7 +29,9 @@ public enum APIRouter {
         URLSessionRoutes.register(on: &router, env)
         ActivityRoutes.register(on: &router, env)
         ScenarioRoutes.register(on: &router, env)
-        EventRoutes.register(on: &router, hub: env.events, store: env.events.store) { tenantId, deviceId in
+        EventRoutes.register(
+            on: &router, hub: env.events, store: env.events.store, prunedEvents: env.prunedEvents
+        ) { tenantId, deviceId in
             try env.devices.exists(deviceId, tenantId: tenantId)
         }
         if let publicDirectory { router.fallback = StaticFileResponder(root: publicDirectory) }

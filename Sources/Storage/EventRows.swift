@@ -39,6 +39,15 @@ enum EventRows {
                     id: db.lastInsertRowID, tenantId: device.tenantId, deviceId: device.id, event: event,
                     recordedAt: recordedAt))
         }
+        if !events.isEmpty {
+            // The count the retention reads (see migration `006_event_retention`), in the same transaction.
+            try db.execute(
+                """
+                INSERT INTO event_retention (tenant_id, device_id, held) VALUES (?, ?, ?)
+                ON CONFLICT (tenant_id, device_id) DO UPDATE SET held = held + excluded.held
+                """,
+                [device.tenantId, device.id, Int64(events.count)])
+        }
         return recorded
     }
 

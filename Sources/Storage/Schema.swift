@@ -104,6 +104,28 @@ extension DatabaseMigrator {
                 CREATE INDEX idempotency_by_age ON idempotency(created_at);
                 """)
         }
+        migrator.registerMigration("006_event_retention") { db in
+            // What the event retention needs to know cheaply, one row per device that has written events: `held`,
+            // how many of its events the log holds (kept by every append, so the devices over a count limit are found
+            // through `event_retention_by_held` without counting), and `pruned_through`, the greatest id of its
+            // events that the retention deleted (0: none). A page or resume after an id below it would skip events,
+            // and is answered `410` instead; the tenant's is the greatest of its devices'. Filled from the events
+            // an earlier build wrote, none of them pruned. Deleting a tenant deletes its rows with its events.
+            try db.execute(
+                """
+                CREATE TABLE event_retention (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                    device_id TEXT NOT NULL,
+                    held INTEGER NOT NULL,
+                    pruned_through INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (tenant_id, device_id)
+                ) STRICT;
+                CREATE INDEX event_retention_by_held ON event_retention(held);
+                CREATE INDEX event_retention_by_tenant ON event_retention(tenant_id, pruned_through);
+                INSERT INTO event_retention (tenant_id, device_id, held)
+                    SELECT tenant_id, device_id, count(*) FROM events GROUP BY tenant_id, device_id;
+                """)
+        }
         return migrator
     }()
 }

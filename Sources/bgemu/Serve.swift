@@ -53,6 +53,15 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds of the body-rate window, and of the grace before the first check (env BGEMU_BODY_RATE_WINDOW). [default: 10]")
     var bodyRateWindow: Double?
 
+    @Option(help: "Days an event is kept after it was written (wall time, not the device's virtual time); older ones are pruned in the background; 0 keeps them (env BGEMU_EVENT_RETENTION_DAYS). [default: 0]")
+    var eventRetentionDays: Int?
+
+    @Option(help: "Most events kept per device, its newest; older ones are pruned in the background; 0 is no limit (env BGEMU_EVENT_RETENTION_PER_DEVICE). [default: 0]")
+    var eventRetentionPerDevice: Int?
+
+    @Option(help: "Seconds between passes of the event pruner (env BGEMU_EVENT_RETENTION_INTERVAL). [default: 60]")
+    var eventRetentionInterval: Double?
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ServiceConfiguration(
@@ -76,7 +85,16 @@ struct Serve: ParsableCommand {
             requestTimeout: try Self.number(requestTimeout, "BGEMU_REQUEST_TIMEOUT", option: "request-timeout", in: 1...86_400) ?? 300,
             minimumBodyRate: try Self.number(minBodyRate, "BGEMU_MIN_BODY_RATE", option: "min-body-rate", in: 0...1 << 30) ?? 1024,
             bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10)
-        try Service(configuration: configuration).run()
+        var configured = configuration
+        configured.eventRetentionDays = try Self.number(
+            eventRetentionDays, "BGEMU_EVENT_RETENTION_DAYS", option: "event-retention-days", in: 0...36_500) ?? 0
+        configured.eventRetentionPerDevice = try Self.number(
+            eventRetentionPerDevice, "BGEMU_EVENT_RETENTION_PER_DEVICE", option: "event-retention-per-device",
+            in: 0...1_000_000_000) ?? 0
+        configured.eventRetentionInterval = try Self.number(
+            eventRetentionInterval, "BGEMU_EVENT_RETENTION_INTERVAL", option: "event-retention-interval",
+            in: 0.1...86_400) ?? 60
+        try Service(configuration: configured).run()
     }
 
     /// A number from its flag, else from its environment variable; nil when neither is set. Either one out of

@@ -36,7 +36,8 @@ struct Service {
             isReady: { database.ping() },
             idempotency: Idempotency(
                 store: SQLiteIdempotencyStore(database: database),
-                exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]))
+                exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]),
+            prunedEvents: Self.prunedEvents(SQLiteEventStore(database: database)))
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
@@ -60,11 +61,13 @@ struct Service {
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
         try server.start()
         hub.start()
+        let pruner = startEventPruner(database, logger: logger)
         logger.notice("bgemu listening on http://\(configuration.host):\(server.localPort) (database \(configuration.database))")
 
         let signals = Self.onTermination {
             logger.notice("Shutting down")
             realtime.stop()
+            pruner.stop()
             hub.stop()
             server.shutdown()
         }
@@ -72,6 +75,42 @@ struct Service {
         realtime.stop()
         withExtendedLifetime(signals) {}
         logger.notice("Stopped")
+    }
+
+    /// The event retention's pruner, started on its timer (it does nothing when the retention keeps everything).
+    private func startEventPruner(_ database: Database, logger: Logger) -> EventPruner {
+        let pruner = EventPruner(
+            database: database,
+            retention: EventRetention(
+                days: configuration.eventRetentionDays, perDevice: configuration.eventRetentionPerDevice))
+        if !pruner.retention.keepsEverything {
+            let age = configuration.eventRetentionDays > 0
+                ? "written in the last \(configuration.eventRetentionDays) days" : "of any age"
+            let count = configuration.eventRetentionPerDevice > 0
+                ? "at most \(configuration.eventRetentionPerDevice)" : "any number"
+            logger.notice(
+                "Event retention: keeping events \(age), \(count) per device; pruning every \(configuration.eventRetentionInterval) s")
+        }
+        pruner.start(every: .milliseconds(Int(configuration.eventRetentionInterval * 1000))) { result in
+            switch result {
+            case .success(let report):
+                logger.info(
+                    "Event retention pruned \(report.events) events in \(report.batches) batches; the longest held the write lock \(report.longestBatch) (median \(report.batchLockTime(percentile: 50)), p99 \(report.batchLockTime(percentile: 99))); checkpoints after them took \(report.checkpointing)")
+            case .failure(let error):
+                logger.error("Event retention: pruning failed, next pass retries: \(error)")
+            }
+        }
+        return pruner
+    }
+
+    /// What the event log's retention pruned, for the API's `410`s (also after the retention is turned off: the
+    /// watermarks stay).
+    private static func prunedEvents(_ store: SQLiteEventStore) -> PrunedEventsLookup {
+        { tenantId, deviceId in
+            try store.prunedRange(tenantId: tenantId, deviceId: deviceId).map {
+                PrunedEvents(lastPrunedId: $0.lastPrunedId, oldestHeldId: $0.oldestHeldId)
+            }
+        }
     }
 
     /// Prints secrets generated on a first start, once: they are stored only as hashes.

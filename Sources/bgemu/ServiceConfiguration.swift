@@ -29,6 +29,12 @@ struct ServiceConfiguration {
     var minimumBodyRate: Int
     /// Seconds over which the body rate is measured, and of the grace before the first measure.
     var bodyRateWindow: Double
+    /// Days an event is kept after it was written (wall time); 0 keeps events whatever their age.
+    var eventRetentionDays: Int = 0
+    /// The most events kept per device, its newest; 0 is no limit.
+    var eventRetentionPerDevice: Int = 0
+    /// Seconds between two passes of the event pruner.
+    var eventRetentionInterval: Double = 60
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,

@@ -33,7 +33,12 @@ final class EventTestHarness: Sendable {
         let env = APIEnvironment(
             tenants: tenants, devices: DeviceService(store: devices, publish: { hub.publish($0) }), events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
-            isReady: { database.ping() })
+            isReady: { database.ping() },
+            prunedEvents: { [events] tenantId, deviceId in
+                try events.prunedRange(tenantId: tenantId, deviceId: deviceId).map {
+                    PrunedEvents(lastPrunedId: $0.lastPrunedId, oldestHeldId: $0.oldestHeldId)
+                }
+            })
         responder = APIRouter.make(env, publicDirectory: nil).buildResponder()
     }
 

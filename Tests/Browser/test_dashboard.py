@@ -777,3 +777,54 @@ def test_favicon_is_served(service, driver):
     time.sleep(0.5)
     errors = [e["message"] for e in driver.get_log("browser") if "404" in e["message"] or "favicon" in e["message"]]
     assert not errors, errors
+
+
+def prune_while_stopped(service, device_id, more_ids=0):
+    """Stops the service and prunes the device's events as the retention does (issue 12 §2): every event of the
+    device is deleted and its watermark raised to the newest id, `more_ids` events later (written and pruned while
+    the page was away). Then starts the service again: a resume from the page's last id is a 410."""
+    import sqlite3
+    service.stop()
+    db = sqlite3.connect(service.database)
+    with db:
+        newest = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'events'").fetchone()[0] + more_ids
+        db.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'events'", (newest,))
+        db.execute("DELETE FROM events WHERE device_id = ?", (device_id,))
+        db.execute("UPDATE event_retention SET held = 0, pruned_through = ? WHERE device_id = ?", (newest, device_id))
+    db.close()
+    service.start()
+    status, problem = service.request("GET", f"/v1/devices/{device_id}/events?after=0")
+    assert status == 410 and problem["code"] == "eventsPruned" and problem["lastPrunedEventId"] == newest
+    return newest
+
+
+def test_a_device_whose_events_were_all_pruned_goes_live(service, driver):
+    device = create_device(service)
+    base = f"/v1/devices/{device['id']}"
+    pruned_through = prune_while_stopped(service, device["id"])
+    sign_in(driver, service)
+    # The history is empty; the stream resumes after the last pruned id instead of asking for id 0 (a 410).
+    wait_live(driver)
+    assert feed_ids(driver) == []
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 55})
+    expected = device_event_ids(service, device["id"])
+    assert expected and expected[0] > pruned_through
+    wait(driver, lambda d: feed_ids(d) == expected, 30, "the new event in the feed")
+
+
+def test_feed_reloads_when_the_events_after_it_were_pruned_while_away(service, driver):
+    device = create_device(service)
+    base = f"/v1/devices/{device['id']}"
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 80})
+    sign_in(driver, service)
+    wait_live(driver)
+    wait(driver, lambda d: feed_ids(d) == device_event_ids(service, device["id"]), message="live before pruning")
+    pruned_through = prune_while_stopped(service, device["id"], more_ids=5)
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 70})
+    # The browser's resume after its last id is a 410: the page loads the held events again and goes live.
+    wait(driver, lambda d: feed_ids(d) == device_event_ids(service, device["id"]), 30, "feed reloaded")
+    wait(driver, lambda d: d.execute_script("return window.__bgemu.streamState()") == 1, 30, "stream open again")
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 60})
+    expected = device_event_ids(service, device["id"])
+    assert len(expected) == 2 and expected[0] > pruned_through
+    wait(driver, lambda d: feed_ids(d) == expected, 30, "live after the reload")

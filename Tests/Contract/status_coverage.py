@@ -23,6 +23,8 @@ Some statuses need an instance of their own, which this script starts (with the 
   - `quota`: --max-devices-per-tenant 1: a tenant's second device (or scenario run) answers 409 tooManyDevices;
   - `tenantstreams`: --max-streams-per-tenant 1: a tenant's second event stream answers 429 tooManyStreamsForTenant;
   - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404;
+  - `retention`: --event-retention-per-device 1, pruned every 0.2 s: a page or resume from before a device's
+    newest event answers 410 eventsPruned;
   - `inflight`: --threads 2: a request waits for SQLite's write lock (held by this script) while its retry with the
     same Idempotency-Key answers 409 idempotencyKeyInFlight.
 
@@ -219,6 +221,10 @@ class World:
                     self.binary, self.workdir, name, "--max-streams-per-tenant", "1")
             elif name == "inflight":   # two event loops: consecutive connections go to different ones
                 self.instances[name] = start_instance(self.binary, self.workdir, name, "--threads", "2")
+            elif name == "retention":   # one event kept per device, pruned five times a second
+                self.instances[name] = start_instance(
+                    self.binary, self.workdir, name, "--event-retention-per-device", "1",
+                    "--event-retention-interval", "0.2")
             elif name == "nocontract":
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--openapi", os.path.join(self.workdir, "missing.yaml"))
@@ -609,6 +615,31 @@ case("GET /v1/devices/{deviceId}/events", 400, "malformedRequest")(
     lambda w: Req("GET", f"/v1/devices/{w.device()}/events",
                   headers={"Accept": "text/event-stream", "Last-Event-ID": "not-an-id"}))
 case("GET /v1/devices/{deviceId}/events", 422, "validationFailed")(lambda w: Req("GET", f"/v1/devices/{w.device()}/events?limit=0"))
+
+
+def pruned_device(w: World) -> str:
+    """A device of the `retention` instance whose older events the pruner deleted (it keeps one per device)."""
+    inst = w.instance("retention")
+    dev = w.device(on="retention")
+    w.advance(dev, 60, on="retention")
+    w.advance(dev, 60, on="retention")
+    for _ in range(100):
+        if inst.send(Req("GET", f"/v1/devices/{dev}/events?after=0", instance="retention")).status == 410:
+            return dev
+        time.sleep(0.1)
+    raise SetupError("the retention instance pruned nothing in 10 s")
+
+
+case("GET /v1/events", 410, "eventsPruned")(   # a page continuing from before the retained range
+    lambda w: Req("GET", f"/v1/events?deviceId={pruned_device(w)}&after=0", instance="retention"))
+case("GET /v1/events", 410, "eventsPruned")(   # a stream resuming from before it, tenant-wide
+    lambda w: (pruned_device(w), Req("GET", "/v1/events", headers={"Accept": "text/event-stream", "Last-Event-ID": "0"},
+                                     instance="retention"))[1])
+case("GET /v1/devices/{deviceId}/events", 410, "eventsPruned")(
+    lambda w: Req("GET", f"/v1/devices/{pruned_device(w)}/events?cursor=1&limit=5", instance="retention"))
+case("GET /v1/devices/{deviceId}/events", 410, "eventsPruned")(
+    lambda w: Req("GET", f"/v1/devices/{pruned_device(w)}/events?lastEventId=0", headers={"Accept": "text/event-stream"},
+                  instance="retention"))
 
 
 def too_many_streams(path: str, instance: str = "streams") -> Recipe:

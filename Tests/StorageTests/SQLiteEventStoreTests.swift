@@ -380,7 +380,9 @@ import Testing
                         [device.id, device.tenantId, "2026-01-01T00:00:00.000Z", try SQLiteDeviceStore.encode(device)])
                 }
             }
-            #expect(try DatabaseMigrator.bgemu.migrate(database) == ["003_events", "004_events_by_run", "005_idempotency"])
+            #expect(try DatabaseMigrator.bgemu.migrate(database) == [
+                "003_events", "004_events_by_run", "005_idempotency", "006_event_retention",
+            ])
             #expect(try SQLiteDeviceStore(database: database).realtimeDevices() == [realtime])
         }
     }

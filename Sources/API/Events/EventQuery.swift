@@ -44,6 +44,9 @@ struct EventQuery {
         var order: Order
         var afterId: Int64
         var beforeId: Int64?
+        /// Whether the page continues from an id the client names (`after`, or an oldest-first cursor), so that
+        /// events pruned after it would be a silent gap (a `410`). A first page without either lists what is held.
+        var continuesFromClient = false
     }
 
     /// Where a page starts and which way it goes. `?after=` is an exclusive lower bound in both orders. Oldest
@@ -68,8 +71,13 @@ struct EventQuery {
             return id
         }
         switch order {
-        case .ascending: return PageRange(order: order, afterId: max(after ?? 0, cursorId ?? 0), beforeId: nil)
-        case .descending: return PageRange(order: order, afterId: after ?? 0, beforeId: cursorId)
+        case .ascending:
+            return PageRange(
+                order: order, afterId: max(after ?? 0, cursorId ?? 0), beforeId: nil,
+                continuesFromClient: after != nil || cursorId != nil)
+        case .descending:
+            // Newest first, a cursor goes back in time and ends at the oldest held event: only `after` can be missed.
+            return PageRange(order: order, afterId: after ?? 0, beforeId: cursorId, continuesFromClient: after != nil)
         }
     }
 

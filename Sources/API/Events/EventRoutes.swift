@@ -6,29 +6,44 @@ import HTTPServer
 enum EventRoutes {
     /// - Parameter deviceExists: whether the tenant (first argument) has the device (second); the device's own
     ///   route answers `404` otherwise, even though the events of a deleted device stay in the log.
+    /// - Parameter prunedEvents: what the event retention pruned: a page or a resume from before it is a `410`
+    ///   (``Problems/eventsPruned(_:afterId:deviceId:)``); nil when nothing is ever pruned.
     static func register(
-        on router: inout Router, hub: EventHub, store: any EventStore,
+        on router: inout Router, hub: EventHub, store: any EventStore, prunedEvents: PrunedEventsLookup? = nil,
         deviceExists: @escaping @Sendable (_ tenantId: String, _ deviceId: String) throws -> Bool
     ) {
         router.get("/v1/events") { request, context in
-            try respond(to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store)
+            try respond(
+                to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store,
+                prunedEvents: prunedEvents)
         }
 
         router.get("/v1/devices/{deviceId}/events") { request, context in
             let tenantId = try context.tenant().id
             let deviceId = context.parameters["deviceId"] ?? ""
             guard try deviceExists(tenantId, deviceId) else { throw Problems.notFound("device", deviceId) }
-            return try respond(to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store)
+            return try respond(
+                to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store, prunedEvents: prunedEvents)
         }
     }
 
     private static func respond(
-        to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore
+        to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore,
+        prunedEvents: PrunedEventsLookup?
     ) throws -> HTTPResponse {
         let query = try EventQuery(request, pathDeviceId: deviceId)
         // Checked whatever the answer: a malformed Last-Event-ID is a 400 on a page request too.
         let lastEventId = try EventQuery.lastEventId(request)
+        /// A `410` when the retention pruned events of the tenant (or of the filter's device) after `afterId`.
+        func checkNothingPruned(after afterId: Int64) throws {
+            guard let lookup = prunedEvents, let pruned = try lookup(tenantId, query.filter.deviceId),
+                pruned.lastPrunedId > afterId
+            else { return }
+            throw Problems.eventsPruned(pruned, afterId: afterId, deviceId: query.filter.deviceId)
+        }
         if AcceptNegotiation.prefersEventStream(request) {
+            // Before the stream starts: a resume from before the retained range would skip events without a word.
+            if let lastEventId { try checkNothingPruned(after: lastEventId) }
             switch hub.reserveStream(tenantId: tenantId) {
             case .reserved(let slot):
                 return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId, slot: slot)
@@ -58,6 +73,8 @@ enum EventRoutes {
                 tenantId: tenantId, filter: query.filter, afterId: range.afterId, beforeId: range.beforeId,
                 limit: paging.limit + 1)
         }
+        // After the read: the watermark only rises, so if it is not above `after` now, the page missed nothing.
+        if range.continuesFromClient { try checkNothingPruned(after: range.afterId) }
         let items = events.prefix(paging.limit)
         let next = events.count > paging.limit ? items.last.map { String($0.id) } : nil
         return try JSONBody.response(PageBody(items: items.map(EventBody.init), nextCursor: next))

@@ -49,6 +49,17 @@ enum Problems {
             headers: ["apns-id": apnsId])
     }
 
+    /// `410`: the events after `afterId` of the device (or of the tenant, `deviceId` nil) are no longer all held,
+    /// the retention pruned some; the answer says from where to continue.
+    static func eventsPruned(_ pruned: PrunedEvents, afterId: Int64, deviceId: String?) -> EventsPrunedProblem {
+        let whose = deviceId.map { "device \"\($0)\"" } ?? "your tenant"
+        let held = pruned.oldestHeldId.map { "the oldest held is \($0)" } ?? "none is held now"
+        return EventsPrunedProblem(
+            pruned: pruned,
+            detail: "The events of \(whose) after \(afterId) are no longer all kept: the retention pruned them up to "
+                + "\(pruned.lastPrunedId), and \(held). Continue after \(pruned.lastPrunedId) (after= or Last-Event-ID).")
+    }
+
     /// The problem an error thrown by a handler becomes, or nil when it is not a known kind (a 500 then).
     static func problem(for error: any Error) -> HTTPProblem? {
         switch error {
