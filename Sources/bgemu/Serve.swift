@@ -63,6 +63,8 @@ struct Serve: ParsableCommand {
     var eventRetentionInterval: Double?
 
     func run() throws {
+        // Before any thread starts, so that every thread inherits it.
+        TerminationSignals.block()
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ServiceConfiguration(
             host: host ?? environment["BGEMU_HOST"] ?? "127.0.0.1",

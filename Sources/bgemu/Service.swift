@@ -64,7 +64,7 @@ struct Service {
         let pruner = startEventPruner(database, logger: logger)
         logger.notice("bgemu listening on http://\(configuration.host):\(server.localPort) (database \(configuration.database))")
 
-        let signals = Self.onTermination {
+        TerminationSignals.wait { _ in
             logger.notice("Shutting down")
             realtime.stop()
             pruner.stop()
@@ -73,7 +73,6 @@ struct Service {
         }
         server.waitUntilStopped()
         realtime.stop()
-        withExtendedLifetime(signals) {}
         logger.notice("Stopped")
     }
 
@@ -121,16 +120,5 @@ struct Service {
         if let key = outcome.generatedAPIKey { lines.append("  API key of \"default\":   \(key)") }
         lines.append("")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-    }
-
-    /// Calls `handler` on SIGTERM or SIGINT; the returned sources must be kept alive.
-    private static func onTermination(_ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-        [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: handler)
-            source.resume()
-            return source
-        }
     }
 }

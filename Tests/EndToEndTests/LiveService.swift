@@ -57,6 +57,11 @@ final class LiveService {
         let handle = pipe.fileHandleForReading
         let startedAt = printed.text.endIndex
         let deadline = Date().addingTimeInterval(20)
+        // `availableData` blocks: a service that starts but never prints is killed, which ends the read.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        defer { watchdog.cancel() }
         while Date() < deadline {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
@@ -85,14 +90,19 @@ final class LiveService {
         return process.terminationStatus
     }
 
-    /// Sends `signal` and waits for the process to exit; answers its exit status.
+    /// Sends `signal` and waits for the process to exit; answers its exit status. A process still running after
+    /// `timeout` seconds is killed (SIGKILL, which it cannot ignore), so that a service that does not stop fails
+    /// its test instead of hanging the run.
     @discardableResult
-    func stop(signal: Int32 = SIGTERM) -> Int32 {
+    func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 30) -> Int32 {
         guard let process else { return -1 }
         kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         self.process = nil
-        return process.terminationStatus
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 
     func client(key: String? = nil) -> TestClient { TestClient(port: port, key: key) }
