@@ -14,11 +14,13 @@ public struct APIEnvironment: Sendable {
     public var isReady: @Sendable () -> Bool
     /// Where answers to requests with an `Idempotency-Key` are kept; nil ignores the header.
     public var idempotency: Idempotency?
+    /// Each tenant's request rate; nil: no limit. Its `refusals` counts the `429 rateLimited` answers.
+    public var rateLimiter: RateLimiter?
 
     public init(
         tenants: any TenantStore, devices: DeviceService, events: EventHub, credentials: Credentials,
         wallClock: @escaping @Sendable () -> Date = { Date() }, isReady: @escaping @Sendable () -> Bool,
-        idempotency: Idempotency? = nil
+        idempotency: Idempotency? = nil, rateLimiter: RateLimiter? = nil
     ) {
         self.tenants = tenants
         self.devices = devices
@@ -27,6 +29,7 @@ public struct APIEnvironment: Sendable {
         self.wallClock = wallClock
         self.isReady = isReady
         self.idempotency = idempotency
+        self.rateLimiter = rateLimiter
     }
 
     /// Wall-clock milliseconds since 1970.

@@ -53,6 +53,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds of the body-rate window, and of the grace before the first check (env BGEMU_BODY_RATE_WINDOW). [default: 10]")
     var bodyRateWindow: Double?
 
+    @Option(help: "Requests a second each tenant may send, sustained; more are refused with 429 rateLimited; 0 turns the limit off (env BGEMU_RATE_LIMIT). [default: 1000]")
+    var rateLimit: Double?
+
+    @Option(help: "Most requests a tenant may send at once after a pause (its token bucket); 0 turns the limit off (env BGEMU_RATE_BURST). [default: 2000]")
+    var rateBurst: Int?
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ServiceConfiguration(
@@ -75,7 +81,9 @@ struct Serve: ParsableCommand {
                 << 20,
             requestTimeout: try Self.number(requestTimeout, "BGEMU_REQUEST_TIMEOUT", option: "request-timeout", in: 1...86_400) ?? 300,
             minimumBodyRate: try Self.number(minBodyRate, "BGEMU_MIN_BODY_RATE", option: "min-body-rate", in: 0...1 << 30) ?? 1024,
-            bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10)
+            bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10,
+            rateLimit: try Self.number(rateLimit, "BGEMU_RATE_LIMIT", option: "rate-limit", in: 0...1_000_000) ?? 1000,
+            rateBurst: try Self.number(rateBurst, "BGEMU_RATE_BURST", option: "rate-burst", in: 0...100_000_000) ?? 2000)
         try Service(configuration: configuration).run()
     }
 

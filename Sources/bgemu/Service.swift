@@ -36,7 +36,10 @@ struct Service {
             isReady: { database.ping() },
             idempotency: Idempotency(
                 store: SQLiteIdempotencyStore(database: database),
-                exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]))
+                exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]),
+            rateLimiter: RateLimitPolicy(rate: configuration.rateLimit, burst: configuration.rateBurst).map {
+                RateLimiter(policy: $0)
+            })
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
