@@ -13,7 +13,7 @@ struct RateLimitMiddleware: HTTPMiddleware {
     let credentials: Credentials
     /// `RateLimit-Policy`, rendered once.
     let policyField: String
-    /// The `429` body, rendered once (its detail points to the headers rather than carrying numbers).
+    /// The `429` body, rendered once: its detail names the policy; the seconds to wait are in the headers.
     let problemBody: [UInt8]
 
     init(limiter: RateLimiter, credentials: Credentials) {
