@@ -208,15 +208,21 @@ def wait_until_healthy(server: Server, timeout: float = 30) -> None:
     raise RuntimeError(f"{server.name} did not answer /healthz within {timeout:.0f} s:\n" + server.log_tail())
 
 
-def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] = ()) -> Server:
-    """bgemu on a free port with a new database (in the temp folder, named after `name`) and a device."""
+def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] = (),
+                rate_limit_off: bool = True) -> Server:
+    """bgemu on a free port with a new database (in the temp folder, named after `name`) and a device. Its
+    per-tenant request rate limit is off unless `rate_limit_off` is False: one key at wrk's pace is far past
+    the default 1000 requests a second, and these benchmarks measure the server, not the limit."""
     port = free_port()
     database = ctx.tmp / f"{name}.sqlite"
     api_key = "bgemu_bench_" + secrets.token_urlsafe(24)
     admin_token = "bgemu_admin_" + secrets.token_urlsafe(24)
     env = dict(os.environ, BGEMU_API_KEY=api_key)
     argv = [str(BGEMU_BINARY), "serve", "--port", str(port), "--database", str(database),
-            "--log-level", "warning", "--admin-token", admin_token, *extra_argv]
+            "--log-level", "warning", "--admin-token", admin_token,
+            *(("--rate-limit", "0") if rate_limit_off else ()), *extra_argv]
+    if rate_limit_off:
+        print("  (rate limit off: --rate-limit 0, so that one key at wrk's pace is not refused)", flush=True)
     if ctx.args.bgemu_threads:
         argv += ["--threads", str(ctx.args.bgemu_threads)]
     log = ctx.tmp / f"{name}.log"
@@ -225,7 +231,8 @@ def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] =
     status, body, _ = http("POST", server.base + "/v1/devices", body={"name": "bench"}, token=api_key)
     if status not in (200, 201):
         raise RuntimeError(f"POST /v1/devices answered {status}: {body[:300]!r}")
-    server.info = {"api_key": api_key, "device_id": json.loads(body)["id"], "database": str(database)}
+    server.info = {"api_key": api_key, "device_id": json.loads(body)["id"], "database": str(database),
+                   "admin_token": admin_token}
     return server
 
 
@@ -253,15 +260,21 @@ def start_hummingbird(ctx: Context) -> Server:
     return server
 
 
+def start_bgemu_noisy(ctx: Context) -> Server:
+    """A bgemu of its own with the release defaults, its rate limit included, for the noisy neighbour."""
+    return start_bgemu(ctx, "bgemu-noisy", rate_limit_off=False)
+
+
 SERVERS: dict[str, Callable[[Context], Server]] = {
     "bgemu": start_bgemu,
+    "bgemu-noisy": start_bgemu_noisy,
     "bgemu-sse": start_bgemu_sse,
     "bgemu-advance": start_bgemu_advance,
     "hummingbird": start_hummingbird,
     "bgemu-retention": start_bgemu_retention,
 }
 SERVER_BINARIES: dict[str, Path] = {
-    "bgemu": BGEMU_BINARY, "bgemu-sse": BGEMU_BINARY, "bgemu-advance": BGEMU_BINARY, "hummingbird": HB_BINARY,
+    "bgemu": BGEMU_BINARY, "bgemu-noisy": BGEMU_BINARY, "bgemu-sse": BGEMU_BINARY, "bgemu-advance": BGEMU_BINARY, "hummingbird": HB_BINARY,
     "bgemu-retention": BGEMU_BINARY,
 }
 
@@ -1225,6 +1238,226 @@ def start_bgemu_retention_on(ctx: Context, first: Server, database: str) -> Serv
     server = Server("bgemu-retention", ctx.spawn(argv, env=env, log=log), port, log)
     wait_until_healthy(server)
     return server
+
+
+# noisy-neighbour: tenant B's latency quiet, then while tenant A floods writes and holds its streams
+
+NOISY_B_RATE = 50  # B's requests a second: half GET /v1/devices/{id}, half POST …/clock/advance
+NOISY_FLOOD_CONNECTIONS = 64  # A's writers (wrk)
+NOISY_STREAM_ATTEMPTS = 1025  # A opens streams until refused: the default --max-streams-per-tenant is 1024
+NOISY_TARGET_RATIO = 2.0  # the issue's target: B's p99 under the flood at most 2 x its p99 quiet
+
+# wrk script for A: POST /v1/devices and POST …/clock/advance on A's own devices, in turn; it counts the answers
+# by class, summed over wrk's threads when the run is done.
+_NOISY_WRK_SCRIPT = r"""
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args)
+  key = args[1]
+  devices = {}
+  for i = 2, #args do devices[#devices + 1] = args[i] end
+  n, refused, ok, other = 0, 0, 0, 0
+  headers = {["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"}
+end
+function request()
+  n = n + 1
+  if n % 2 == 0 then
+    return wrk.format("POST", "/v1/devices", headers, '{"name":"flood"}')
+  end
+  return wrk.format("POST", "/v1/devices/" .. devices[(n % #devices) + 1] .. "/clock/advance", headers,
+                    '{"seconds":60}')
+end
+function response(status, headers, body)
+  if status == 429 then refused = refused + 1
+  elseif status >= 200 and status < 300 then ok = ok + 1
+  else other = other + 1 end
+end
+function done(summary, latency, requests)
+  local r, o, x = 0, 0, 0
+  for _, t in ipairs(threads) do r = r + t:get("refused"); o = o + t:get("ok"); x = x + t:get("other") end
+  io.write(string.format("noisy-neighbour: 429=%d 2xx=%d other=%d\n", r, o, x))
+end
+"""
+
+# A child process that opens A's event streams one after the other until one is refused (or all are open), prints
+# "OPENED REFUSED_STATUS", then reads and drops whatever the streams carry until it is stopped. A process of its
+# own, so that reading 1,000 streams does not share B's client's interpreter.
+_NOISY_STREAM_HOLDER = r"""
+import selectors, socket, sys
+port, key, attempts = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+request = ("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
+           + "\r\nAccept: text/event-stream\r\n\r\n").encode()
+sel = selectors.DefaultSelector()
+opened, refused = 0, "-"
+for _ in range(attempts):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(request)
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    status = head.split(b" ", 2)[1].decode() if head.count(b" ") >= 2 else "closed"
+    if status != "200":
+        refused = status
+        s.close()
+        break
+    opened += 1
+    s.setblocking(False)
+    sel.register(s, selectors.EVENT_READ)
+print(opened, refused, flush=True)
+while True:
+    for key_, _ in sel.select(1.0):
+        try:
+            data = key_.fileobj.recv(1 << 16)
+        except BlockingIOError:
+            continue
+        except OSError:
+            data = b""
+        if not data:
+            sel.unregister(key_.fileobj)
+            key_.fileobj.close()
+"""
+
+
+def _noisy_b_load(port: int, token: str, device_id: str, seconds: float) -> tuple[list[float], list[float], dict[str, int]]:
+    """B's steady mix on one keep-alive connection, paced at NOISY_B_RATE a second (a late request goes at once):
+    the latencies in ms of its GETs and of its advances, and every answer that was not a 2xx by status."""
+    client = KeepAliveClient(port, token, timeout=30)
+    gets: list[float] = []
+    advances: list[float] = []
+    errors: dict[str, int] = {}
+    interval = 1 / NOISY_B_RATE
+    start = time.perf_counter()
+    n = 0
+    try:
+        while True:
+            due = start + n * interval
+            now = time.perf_counter()
+            if due - start >= seconds:
+                break
+            if due > now:
+                time.sleep(due - now)
+            t0 = time.perf_counter()
+            if n % 2 == 0:
+                status, _ = client.request("GET", f"/v1/devices/{device_id}")
+                (gets if 200 <= status < 300 else []).append((time.perf_counter() - t0) * 1000)
+            else:
+                status, _ = client.request("POST", f"/v1/devices/{device_id}/clock/advance", {"seconds": 60})
+                (advances if 200 <= status < 300 else []).append((time.perf_counter() - t0) * 1000)
+            if not 200 <= status < 300:
+                errors[f"B answered {status}"] = errors.get(f"B answered {status}", 0) + 1
+            n += 1
+    finally:
+        client.close()
+    return gets, advances, errors
+
+
+@benchmark("noisy-neighbour", server="bgemu-noisy", wrk=False,
+           about="tenant B's GET device + clock advance mix (50/s), quiet, then while tenant A floods writes "
+                 "(wrk, 64 connections) and holds its streams up to its limit; release defaults, rate limit on")
+def bench_noisy_neighbour(ctx: Context, server: Server) -> list[Result]:
+    seconds = ctx.duration
+    admin = server.info["admin_token"]
+    # B: the default tenant, a device of its own with a scripted app (fetch + app refresh, as in `advance`).
+    b_key = server.info["api_key"]
+    setup = KeepAliveClient(server.port, b_key)
+    try:
+        b_device = setup.call("POST", "/v1/devices", {"name": "noisy-b", "seed": 1})["id"]
+        base = f"/v1/devices/{b_device}/apps"
+        bundle = "com.example.b"
+        setup.call("POST", base, _app_body(bundle))
+        setup.call("POST", f"{base}/{bundle}/launch")
+        setup.call("PUT", f"{base}/{bundle}/fetch-interval", {"interval": "minimum"})
+        setup.call("POST", f"{base}/{bundle}/task-requests", {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
+        setup.call("POST", f"{base}/{bundle}/background")
+    finally:
+        setup.close()
+    # A: a tenant of its own, and 16 devices to advance.
+    status, body, _ = http("POST", server.base + "/v1/admin/tenants", body={"name": "noisy-a"}, token=admin)
+    if status != 201:
+        raise RuntimeError(f"POST /v1/admin/tenants answered {status}: {body[:300]!r}")
+    a_key = json.loads(body)["apiKey"]
+    a_client = KeepAliveClient(server.port, a_key)
+    try:
+        a_devices = [a_client.call("POST", "/v1/devices", {"name": f"noisy-a-{i}"})["id"] for i in range(16)]
+    finally:
+        a_client.close()
+
+    print(f"  B quiet: {NOISY_B_RATE} requests/s for {seconds} s ...", flush=True)
+    q_gets, q_advances, q_errors = _noisy_b_load(server.port, b_key, b_device, seconds)
+
+    print(f"  A opens event streams until refused (up to {NOISY_STREAM_ATTEMPTS}) ...", flush=True)
+    raise_descriptor_limit(4096)
+    holder_log = ctx.tmp / "noisy-streams.log"
+    holder = ctx.spawn([sys.executable, "-c", _NOISY_STREAM_HOLDER, str(server.port), a_key,
+                        str(NOISY_STREAM_ATTEMPTS)], log=holder_log)
+    deadline, report_line = time.monotonic() + 120, ""
+    while time.monotonic() < deadline and not report_line and holder.poll() is None:
+        time.sleep(0.2)
+        report_line = holder_log.read_text().strip() if holder_log.exists() else ""
+    if not report_line:
+        raise RuntimeError("A's streams did not open: " + (holder_log.read_text()[-500:] if holder_log.exists() else ""))
+    streams, stream_refusal = int(report_line.split()[0]), report_line.split()[1]
+    print(f"  A holds {streams} streams; the next was answered {stream_refusal}", flush=True)
+
+    script = ctx.tmp / "noisy-neighbour.lua"
+    script.write_text(_NOISY_WRK_SCRIPT)
+    flood_seconds = seconds + 3
+    print(f"  A floods writes with wrk ({NOISY_FLOOD_CONNECTIONS} connections, {flood_seconds} s); "
+          f"B measured again after 1 s ...", flush=True)
+    cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+    wrk = subprocess.Popen(
+        ["wrk", "-t", "1", "-c", str(NOISY_FLOOD_CONNECTIONS), "-d", f"{flood_seconds}s", "--latency",
+         "-s", str(script), server.base + "/", "--", a_key, *a_devices],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        time.sleep(1)
+        f_gets, f_advances, f_errors = _noisy_b_load(server.port, b_key, b_device, seconds)
+        cpu1, wall1 = server.cpu_seconds(), time.monotonic()
+        output, _ = wrk.communicate(timeout=flood_seconds + 30)
+    finally:
+        if wrk.poll() is None:
+            wrk.kill()
+            wrk.wait()
+        ctx.stop(holder, timeout=5)
+    counts = re.search(r"noisy-neighbour: 429=(\d+) 2xx=(\d+) other=(\d+)", output)
+    a_refused, a_ok, a_other = (int(x) for x in counts.groups()) if counts else (0, 0, 0)
+    a_total = a_refused + a_ok + a_other
+    flood = parse_wrk(output)
+
+    def p(values: list[float], q: float) -> float | None:
+        return percentile(sorted(values), q) if values else None
+
+    quiet_all, flood_all = q_gets + q_advances, f_gets + f_advances
+    ratio = (p(flood_all, 99) / p(quiet_all, 99)) if quiet_all and flood_all and p(quiet_all, 99) else None
+    met = ratio is not None and ratio <= NOISY_TARGET_RATIO
+    server_cpu = (cpu1 - cpu0) / (wall1 - wall0) if cpu0 is not None and cpu1 is not None else None
+
+    def line(name: str, gets: list[float], advances: list[float]) -> str:
+        both = gets + advances
+        return (f"  B {name:<12} p50 {p(both, 50):7.2f} ms  p99 {p(both, 99):7.2f} ms   "
+                f"(GET p50/p99 {p(gets, 50):.2f}/{p(gets, 99):.2f}, advance {p(advances, 50):.2f}/{p(advances, 99):.2f})")
+    print(line("quiet", q_gets, q_advances), flush=True)
+    print(line("under flood", f_gets, f_advances), flush=True)
+    print(f"  target: B's p99 under flood <= {NOISY_TARGET_RATIO:.0f} x quiet: "
+          f"{'met' if met else 'NOT met'} ({ratio:.2f} x)" if ratio is not None else "  target: no figures", flush=True)
+    share = f"{a_refused / a_total:.1%}" if a_total else "?"
+    print(f"  A: {a_total:,} requests in {flood_seconds} s ({flood.get('requests_per_second') or 0:,.0f}/s), "
+          f"{a_refused:,} answered 429 ({share}), {a_ok:,} 2xx, {a_other:,} other; {streams} streams held; "
+          f"server CPU {server_cpu:.2f} cores" if server_cpu is not None else "", flush=True)
+
+    extra = {"A requests": a_total, "A answered 429": a_refused, "A 2xx": a_ok, "A other": a_other,
+             "A streams held": streams, "A's next stream answered": stream_refusal, "target p99 ratio": NOISY_TARGET_RATIO,
+             "p99 ratio": round(ratio, 2) if ratio is not None else None, "target met": met}
+    return [
+        Result("noisy-neighbour", "B quiet", 1, len(quiet_all) / seconds, p(quiet_all, 99), p(quiet_all, 50),
+               requests=len(quiet_all), duration_s=seconds, errors=q_errors),
+        Result("noisy-neighbour", "B under A's flood", 1, len(flood_all) / seconds, p(flood_all, 99),
+               p(flood_all, 50), requests=len(flood_all), duration_s=seconds, errors=f_errors,
+               server_cpu=server_cpu, extra=extra),
+    ]
 
 
 # --------------------------------------------------------------------------------------------------

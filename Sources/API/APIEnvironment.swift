@@ -16,11 +16,13 @@ public struct APIEnvironment: Sendable {
     public var idempotency: Idempotency?
     /// What the event retention pruned, for the `410` of a page or resume from before it; nil: nothing ever is.
     public var prunedEvents: PrunedEventsLookup?
+    /// Each tenant's request rate; nil: no limit. Its `refusals` counts the `429 rateLimited` answers.
+    public var rateLimiter: RateLimiter?
 
     public init(
         tenants: any TenantStore, devices: DeviceService, events: EventHub, credentials: Credentials,
         wallClock: @escaping @Sendable () -> Date = { Date() }, isReady: @escaping @Sendable () -> Bool,
-        idempotency: Idempotency? = nil, prunedEvents: PrunedEventsLookup? = nil
+        idempotency: Idempotency? = nil, prunedEvents: PrunedEventsLookup? = nil, rateLimiter: RateLimiter? = nil
     ) {
         self.tenants = tenants
         self.devices = devices
@@ -30,6 +32,7 @@ public struct APIEnvironment: Sendable {
         self.isReady = isReady
         self.idempotency = idempotency
         self.prunedEvents = prunedEvents
+        self.rateLimiter = rateLimiter
     }
 
     /// Wall-clock milliseconds since 1970.

@@ -11,6 +11,9 @@ public enum APIRouter {
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: AuthMiddleware(credentials: env.credentials))
+        if let limiter = env.rateLimiter {
+            router.add(middleware: RateLimitMiddleware(limiter: limiter, credentials: env.credentials))
+        }
         if let idempotency = env.idempotency {
             router.add(middleware: IdempotencyMiddleware(idempotency: idempotency, devices: env.devices, wallClock: env.wallClock))
         }

@@ -62,6 +62,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds between passes of the event pruner (env BGEMU_EVENT_RETENTION_INTERVAL). [default: 60]")
     var eventRetentionInterval: Double?
 
+    @Option(help: "Requests a second each tenant may send, sustained; more are refused with 429 rateLimited; 0 turns the limit off (env BGEMU_RATE_LIMIT). [default: 1000]")
+    var rateLimit: Double?
+
+    @Option(help: "Most requests a tenant may send at once after a pause (its token bucket); 0 turns the limit off (env BGEMU_RATE_BURST). [default: 2000]")
+    var rateBurst: Int?
+
     func run() throws {
         // Before any thread starts, so that every thread inherits it.
         TerminationSignals.block()
@@ -86,7 +92,9 @@ struct Serve: ParsableCommand {
                 << 20,
             requestTimeout: try Self.number(requestTimeout, "BGEMU_REQUEST_TIMEOUT", option: "request-timeout", in: 1...86_400) ?? 300,
             minimumBodyRate: try Self.number(minBodyRate, "BGEMU_MIN_BODY_RATE", option: "min-body-rate", in: 0...1 << 30) ?? 1024,
-            bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10)
+            bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10,
+            rateLimit: try Self.number(rateLimit, "BGEMU_RATE_LIMIT", option: "rate-limit", in: 0...1_000_000) ?? 1000,
+            rateBurst: try Self.number(rateBurst, "BGEMU_RATE_BURST", option: "rate-burst", in: 0...100_000_000) ?? 2000)
         var configured = configuration
         configured.eventRetentionDays = try Self.number(
             eventRetentionDays, "BGEMU_EVENT_RETENTION_DAYS", option: "event-retention-days", in: 0...36_500) ?? 0

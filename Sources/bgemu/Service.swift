@@ -37,7 +37,10 @@ struct Service {
             idempotency: Idempotency(
                 store: SQLiteIdempotencyStore(database: database),
                 exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]),
-            prunedEvents: Self.prunedEvents(SQLiteEventStore(database: database)))
+            prunedEvents: Self.prunedEvents(SQLiteEventStore(database: database)),
+            rateLimiter: RateLimitPolicy(rate: configuration.rateLimit, burst: configuration.rateBurst).map {
+                RateLimiter(policy: $0)
+            })
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)

@@ -35,12 +35,16 @@ struct ServiceConfiguration {
     var eventRetentionPerDevice: Int = 0
     /// Seconds between two passes of the event pruner.
     var eventRetentionInterval: Double = 60
+    /// Requests a second each tenant may send, sustained (0: no limit).
+    var rateLimit: Double
+    /// The most requests a tenant may send at once (0: no limit).
+    var rateBurst: Int
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,
         threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int,
         maxStreamsPerTenant: Int, maxDevicesPerTenant: Int, maxUploadSize: Int, requestTimeout: Double = 300,
-        minimumBodyRate: Int = 1024, bodyRateWindow: Double = 10
+        minimumBodyRate: Int = 1024, bodyRateWindow: Double = 10, rateLimit: Double = 1000, rateBurst: Int = 2000
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -62,5 +66,7 @@ struct ServiceConfiguration {
         self.requestTimeout = requestTimeout
         self.minimumBodyRate = minimumBodyRate
         self.bodyRateWindow = bodyRateWindow
+        self.rateLimit = rateLimit
+        self.rateBurst = rateBurst
     }
 }

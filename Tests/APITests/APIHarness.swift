@@ -19,7 +19,7 @@ final class APIHarness {
     /// The wall clock the API reads, movable by tests (idempotency expiry).
     let wallClock = WallClockStub()
 
-    init(maximumDevicesPerTenant: Int = 10_000) throws {
+    init(maximumDevicesPerTenant: Int = 10_000, rateLimiter: RateLimiter? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try Storage.openDatabase(path: directory.appendingPathComponent("test.sqlite").path)
@@ -35,7 +35,7 @@ final class APIHarness {
             events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
             wallClock: { [wallClock] in wallClock.now }, isReady: { database.ping() },
-            idempotency: idempotency)
+            idempotency: idempotency, rateLimiter: rateLimiter)
         router = APIRouter.make(env, publicDirectory: nil)
         responder = router.buildResponder()
     }

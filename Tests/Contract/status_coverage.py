@@ -25,6 +25,8 @@ Some statuses need an instance of their own, which this script starts (with the 
   - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404;
   - `retention`: --event-retention-per-device 1, pruned every 0.2 s: a page or resume from before a device's
     newest event answers 410 eventsPruned;
+  - `ratelimit`: --rate-limit 0.01 --rate-burst 1: a tenant's one request spends its bucket for 100 s, so the next
+    answers 429 rateLimited (on every tenant operation);
   - `inflight`: --threads 2: a request waits for SQLite's write lock (held by this script) while its retry with the
     same Idempotency-Key answers 409 idempotencyKeyInFlight.
 
@@ -225,6 +227,9 @@ class World:
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--event-retention-per-device", "1",
                     "--event-retention-interval", "0.2")
+            elif name == "ratelimit":   # one request per 100 s: after one, the next is refused
+                self.instances[name] = start_instance(
+                    self.binary, self.workdir, name, "--rate-limit", "0.01", "--rate-burst", "1")
             elif name == "nocontract":
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--openapi", os.path.join(self.workdir, "missing.yaml"))
@@ -678,6 +683,9 @@ case("GET /v1/devices/{deviceId}/events", 503, "tooManyStreams")(
 case("GET /v1/events", 429, "tooManyStreamsForTenant")(too_many_streams("/v1/events", "tenantstreams"))
 case("GET /v1/devices/{deviceId}/events", 429, "tooManyStreamsForTenant")(
     too_many_streams(lambda inst, w: f"/v1/devices/{w.device(on='tenantstreams')}/events", "tenantstreams"))
+case("GET /v1/events", 429, "rateLimited")(lambda w: rate_limited("GET", "/v1/events", {})(w))
+case("GET /v1/devices/{deviceId}/events", 429, "rateLimited")(
+    lambda w: rate_limited("GET", "/v1/devices/{deviceId}/events", {})(w))
 
 # -- URL sessions and transfers
 US = "/v1/devices/{deviceId}/apps/{bundleId}/url-sessions"
@@ -889,7 +897,7 @@ PROBED_STATUSES = ("400", "401", "404", "415", "422")
 
 
 GENERIC_CODES = {"401": "unauthorized", "404": "notFound", "415": "unsupportedMediaType", "422": "validationFailed",
-                 "503": "storageUnavailable"}
+                 "429": "rateLimited", "503": "storageUnavailable"}
 
 
 def generic_variants(method: str, path: str, status: str, op: dict) -> list[Recipe]:
@@ -967,6 +975,8 @@ def generic_request(method: str, path: str, status: str, op: dict) -> Recipe | N
         return lambda w: Req(method.upper(), concrete_path(path, w) + "?limit=0", auth=auth)
     if status == "422" and has_json_body(op):   # an unknown key
         return lambda w: Req(method.upper(), concrete_path(path, w), auth=auth, json={"unknownKey": 1})
+    if status == "429":                         # a tenant past its request rate
+        return rate_limited(method, path, op)
     if status == "503" and method != "GET":     # a write on a full disk
         return storage_unavailable(method, path, op)
     if status == "503":                         # a read on a disk that fails reads
@@ -1002,6 +1012,17 @@ def storage_unavailable(method: str, path: str, op: dict) -> Recipe:
         resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, (1, limit[1]))
         w.after_send = lambda: resource.prlimit(inst.process.pid, resource.RLIMIT_FSIZE, limit)
         return Req(r.method, r.path, r.json, r.body, r.headers, r.auth, "storage", r.stream)
+    return recipe
+
+
+def rate_limited(method: str, path: str, op: dict) -> Recipe:
+    """On an instance whose tenants may send one request per 100 s, a tenant spends it (whatever the answer, a 429
+    included), then sends the operation's request, with its body: 429 rateLimited, from the head."""
+    def recipe(w: World) -> Req:
+        inst = w.instance("ratelimit")
+        inst.send(Req("GET", "/v1/devices", instance="ratelimit"))
+        return Req(method.upper(), re.sub(r"{\w+}", "x", path), instance="ratelimit",
+                   json={} if has_json_body(op) else None)
     return recipe
 
 
@@ -1091,8 +1112,11 @@ class Contract:
         if "x-request-id" not in resp.headers:
             problems.append("no X-Request-Id")
         refused_key = b'"code":"invalidIdempotencyKey"' in resp.body   # refused before the route: its headers only
+        rate_limited = b'"code":"rateLimited"' in resp.body   # a 429 of another code has no RateLimit fields
         for name, header in documented.get("headers", {}).items():
             if refused_key and name == "apns-id":
+                continue
+            if name in ("RateLimit", "RateLimit-Policy") and not rate_limited:
                 continue
             if name.lower() not in resp.headers and self.header_expected(name, self.resolve(header), method):
                 problems.append(f"no {name} header")

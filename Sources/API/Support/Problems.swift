@@ -42,6 +42,16 @@ enum Problems {
         HTTPProblem(status: .conflict, code: code, detail: detail)
     }
 
+    /// `429`: the tenant has used up its request rate (``RateLimitMiddleware``). The detail names the policy
+    /// and points to `Retry-After`; the headers are the middleware's, so one body serves every refusal.
+    static func rateLimited(_ policy: RateLimitPolicy) -> HTTPProblem {
+        let rate = policy.rate == policy.rate.rounded() ? String(Int(policy.rate)) : String(policy.rate)
+        return HTTPProblem(
+            status: .tooManyRequests, code: "rateLimited",
+            detail: "Your tenant may send \(rate) requests a second, in bursts of up to \(policy.burst); "
+                + "retry after the seconds in Retry-After.")
+    }
+
     /// APNs refuses a push: its status and its `reason` word as the code, with the `apns-id` header (R29).
     static func push(_ rejection: PushRejection, apnsId: String) -> HTTPProblem {
         HTTPProblem(

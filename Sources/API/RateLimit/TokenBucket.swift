@@ -1,0 +1,54 @@
+/// One client's token bucket: it holds at most `burst` tokens, gains `rate` tokens a second, and a request
+/// takes one. A value type with no clock of its own: every operation is given the time, so a test drives it
+/// without sleeping.
+struct TokenBucket: Sendable, Equatable {
+    /// Tokens in the bucket when it was last brought up to date; fractional while it refills.
+    private(set) var tokens: Double
+    /// When `tokens` was true, in nanoseconds of the limiter's clock.
+    private(set) var updated: UInt64
+
+    /// A full bucket at `now`: a client that has not been seen starts with its whole burst.
+    init(policy: RateLimitPolicy, now: UInt64) {
+        tokens = Double(policy.burst)
+        updated = now
+    }
+
+    /// Adds the tokens earned since the last update, up to the burst. A clock that went backwards adds none.
+    mutating func refill(_ policy: RateLimitPolicy, now: UInt64) {
+        guard now > updated else { return }
+        let earned = Double(now - updated) / 1e9 * policy.rate
+        tokens = min(Double(policy.burst), tokens + earned)
+        updated = now
+    }
+
+    /// Whether a request may go now; when it may, its token is taken.
+    mutating func take(_ policy: RateLimitPolicy, now: UInt64) -> Bool {
+        refill(policy, now: now)
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
+    /// Whether a request could go now, without taking anything.
+    func allows(_ policy: RateLimitPolicy, now: UInt64) -> Bool {
+        var copy = self
+        copy.refill(policy, now: now)
+        return copy.tokens >= 1
+    }
+
+    /// Whole tokens left: what the `RateLimit` field calls the available quota.
+    var remaining: Int { Int(tokens.rounded(.down)) }
+
+    /// Whole seconds, at least 1, until the bucket holds a token again (`Retry-After`, RFC 9110 §10.2.3).
+    func secondsUntilNextToken(_ policy: RateLimitPolicy) -> Int {
+        let missing = max(0, 1 - tokens)
+        return max(1, Int((missing / policy.rate).rounded(.up)))
+    }
+
+    /// Whether the bucket is full at `now`: then it is the same as no bucket, and may be forgotten.
+    func isFull(_ policy: RateLimitPolicy, now: UInt64) -> Bool {
+        var copy = self
+        copy.refill(policy, now: now)
+        return copy.tokens >= Double(policy.burst)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Glibc
+import Logging
+import Testing
+@testable import API
+@testable import HTTPServer
+
+/// `429 rateLimited`: each tenant's requests through its own token bucket, refused with `Retry-After` and the
+/// httpapi draft's fields, judged before a body is read.
+@Suite struct RateLimitRoutesTests {
+    private func harness(rate: Double = 1, burst: Int = 2) throws -> (APIHarness, ManualClock, RateLimiter) {
+        let clock = ManualClock()
+        let limiter = RateLimiter(policy: RateLimitPolicy(rate: rate, burst: burst)!, clock: clock.function)
+        // Tenants are made through the admin API, which the limit does not touch.
+        return (try APIHarness(rateLimiter: limiter), clock, limiter)
+    }
+
+    @Test func pastItsBurstATenantIsAnswered429WithRetryAfterAndTheDraftFields() throws {
+        let (api, clock, limiter) = try harness(rate: 0.5, burst: 2)
+        let key = try api.makeTenant("acme").key
+        #expect(api.send(.get, "/v1/devices", key: key).status == 200)
+        #expect(api.send(.get, "/v1/devices", key: key).status == 200)
+        let refused = api.send(.get, "/v1/devices", key: key)
+        #expect(refused.status == 429)
+        #expect(refused.headers["Content-Type"] == "application/problem+json")
+        #expect(refused.problemCode == "rateLimited")
+        #expect(refused.json["type"] as? String == "urn:bgemu:problem:rateLimited")
+        #expect(refused.headers["Retry-After"] == "2")
+        #expect(refused.headers["RateLimit-Policy"] == #""tenant";q=1;w=2;bgemu-burst=2"#)
+        #expect(refused.headers["RateLimit"] == #""tenant";r=0;t=2"#)
+        #expect(limiter.refusals == 1)
+        clock.advance(seconds: 2)
+        #expect(api.send(.get, "/v1/devices", key: key).status == 200, "a token is back after Retry-After")
+    }
+
+    @Test func writesAndReadsShareTheBucketAndARefusedWriteDoesNothing() throws {
+        let (api, clock, _) = try harness(rate: 1, burst: 2)
+        let key = try api.makeTenant("acme").key
+        #expect(api.send(.post, "/v1/devices", key: key, json: #"{"name":"one"}"#).status == 201)
+        #expect(api.send(.get, "/v1/devices", key: key).status == 200)
+        let refused = api.send(.post, "/v1/devices", key: key, json: #"{"name":"two"}"#)
+        #expect(refused.status == 429)
+        clock.advance(seconds: 1)
+        let names = api.send(.get, "/v1/devices", key: key).items.compactMap { $0["name"] as? String }
+        #expect(names == ["one"], "the refused create made no device")
+    }
+
+    @Test func oneTenantsEmptyBucketLimitsNeitherAnotherTenantNorTheAdmin() throws {
+        let (api, _, _) = try harness(rate: 1, burst: 1)
+        let a = try api.makeTenant("a").key
+        let b = try api.makeTenant("b").key
+        #expect(api.send(.get, "/v1/devices", key: a).status == 200)
+        #expect(api.send(.get, "/v1/devices", key: a).status == 429)
+        #expect(api.send(.get, "/v1/devices", key: b).status == 200)
+        for _ in 0..<5 {
+            #expect(api.send(.get, "/v1/admin/tenants", key: APIHarness.adminToken).status == 200)
+            #expect(api.send(.get, "/healthz").status == 200)
+        }
+    }
+
+    @Test func aRefusedCredentialTakesNoToken() throws {
+        let (api, _, limiter) = try harness(rate: 1, burst: 1)
+        let key = try api.makeTenant("acme").key
+        for _ in 0..<5 { #expect(api.send(.get, "/v1/devices", key: "bgk_wrong").status == 401) }
+        #expect(api.send(.get, "/v1/devices").status == 401)
+        #expect(api.send(.get, "/v1/devices", key: key).status == 200)
+        #expect(limiter.refusals == 0)
+    }
+
+    @Test func aLimitedTenantIsRefusedFromTheHeadBeforeItsBodyIsRead() throws {
+        let (api, clock, _) = try harness(rate: 1, burst: 1)
+        let key = try api.makeTenant("acme").key
+        var headers = HTTPHeaders()
+        headers["Authorization"] = "Bearer \(key)"
+        headers["Content-Type"] = "application/json"
+        headers["Content-Length"] = "100000"
+        let head = HTTPRequest(method: .post, target: "/v1/devices", headers: headers)
+        let context = HTTPRequestContext(requestId: "test", logger: Logger(label: "test"))
+        #expect(!api.responder.answersWithoutBody(head, context: context), "a full bucket: the body is read")
+        #expect(api.send(.get, "/v1/devices", key: key).status == 200)
+        #expect(api.responder.answersWithoutBody(head, context: context), "an empty bucket: answered from the head")
+        // The server then answers from the head. A token that came back meanwhile does not let the head
+        // through to a route that would read a body it does not have.
+        clock.advance(seconds: 0.9)
+        let answer = try TestResponse(api.responder.respond(to: head, context: context))
+        #expect(answer.status == 429)
+        #expect(answer.problemCode == "rateLimited")
+    }
+
+    @Test func anUnlimitedRouterHasNoRateLimitFields() throws {
+        let api = try APIHarness()
+        let key = try api.makeTenant("acme").key
+        for _ in 0..<50 { #expect(api.send(.get, "/v1/devices", key: key).status == 200) }
+    }
+
+    @Test func tenantAExhaustingItsBucketDoesNotLimitTenantBOverHTTP() throws {
+        let limiter = RateLimiter(policy: RateLimitPolicy(rate: 0.01, burst: 3)!)
+        let api = try APIHarness(rateLimiter: limiter)
+        let a = try api.makeTenant("a").key
+        let b = try api.makeTenant("b").key
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 2),
+            responder: api.responder, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        defer {
+            server.shutdown(gracePeriod: .seconds(1))
+            server.waitUntilStopped()
+        }
+        let port = server.localPort
+        let aStatuses = try (0..<10).map { _ in try Self.status(port: port, "GET /v1/devices", key: a) }
+        #expect(aStatuses == [200, 200, 200] + Array(repeating: 429, count: 7))
+        let bStatuses = try (0..<3).map { _ in try Self.status(port: port, "GET /v1/devices", key: b) }
+        #expect(bStatuses == [200, 200, 200])
+        // A's slow body is not waited for: the head announces 100,000 bytes, one is sent, 429 comes back.
+        let answer = try Self.exchange(
+            port: port, "POST /v1/devices HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(a)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+        #expect(answer.hasPrefix("HTTP/1.1 429 "))
+        #expect(answer.contains("Retry-After: "))
+        #expect(answer.contains("RateLimit: \"tenant\";r=0;t="))
+        #expect(answer.contains("Connection: close\r\n"))
+    }
+
+    /// The status of one request on its own connection.
+    private static func status(port: Int, _ requestLine: String, key: String) throws -> Int {
+        let answer = try exchange(
+            port: port, "\(requestLine) HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(key)\r\nConnection: close\r\n\r\n")
+        return Int(answer.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0
+    }
+
+    /// Sends `text` on a new loopback connection and returns what comes back until the server closes (or 2 s pass).
+    private static func exchange(port: Int, _ text: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var tv = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}

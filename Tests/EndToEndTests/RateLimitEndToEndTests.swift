@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `serve --rate-limit` / `--rate-burst` and their environment variables, on the real executable: a tenant past its
+/// bucket is answered `429 rateLimited` while another tenant goes on; `0` turns the limit off.
+@Suite struct RateLimitEndToEndTests {
+    static let apiKey = "bgk_e2e_rate_limit_key"
+
+    @Test func tenantAExhaustingItsBucketDoesNotLimitTenantB() throws {
+        let service = try LiveService()
+        try service.start(apiKey: Self.apiKey, extraArguments: ["--rate-limit", "0.01", "--rate-burst", "2"])
+        let admin = service.client(key: LiveService.adminToken)
+        let keyB = try #require(try admin.request("POST", "/v1/admin/tenants", json: #"{"name":"b"}"#).json["apiKey"] as? String)
+        let a = service.client(key: Self.apiKey)
+        #expect(try a.request("GET", "/v1/devices").status == 200)
+        #expect(try a.request("POST", "/v1/devices", json: #"{"name":"a"}"#).status == 201)
+        let refused = try a.request("POST", "/v1/devices", json: #"{"name":"a2"}"#)
+        #expect(refused.status == 429)
+        #expect(refused.json["code"] as? String == "rateLimited")
+        #expect(refused.header("Content-Type") == "application/problem+json")
+        #expect(refused.header("Retry-After") == "100")
+        #expect(refused.header("RateLimit-Policy") == #""tenant";q=1;w=100;bgemu-burst=2"#)
+        #expect(refused.header("RateLimit") == #""tenant";r=0;t=100"#)
+        let b = service.client(key: keyB)
+        #expect(try b.request("GET", "/v1/devices").status == 200)
+        #expect(try b.request("POST", "/v1/devices", json: #"{"name":"b"}"#).status == 201)
+        #expect(try a.request("GET", "/v1/devices").status == 429, "A is still limited")
+        #expect(try admin.request("GET", "/v1/admin/tenants").status == 200, "the admin token is not limited")
+    }
+
+    @Test func theEnvironmentSetsTheLimitAndZeroTurnsItOff() throws {
+        let limited = try LiveService()
+        try limited.start(apiKey: Self.apiKey, environment: ["BGEMU_RATE_LIMIT": "0.01", "BGEMU_RATE_BURST": "1"])
+        #expect(try limited.client(key: Self.apiKey).request("GET", "/v1/devices").status == 200)
+        #expect(try limited.client(key: Self.apiKey).request("GET", "/v1/devices").status == 429)
+
+        let unlimited = try LiveService()
+        try unlimited.start(
+            apiKey: Self.apiKey, extraArguments: ["--rate-limit", "0"], environment: ["BGEMU_RATE_BURST": "1"])
+        for _ in 0..<20 { #expect(try unlimited.client(key: Self.apiKey).request("GET", "/v1/devices").status == 200) }
+    }
+
+    @Test func anInvalidLimitIsRefusedAtStart() throws {
+        let service = try LiveService()
+        #expect(throws: (any Error).self) {
+            try service.start(apiKey: Self.apiKey, environment: ["BGEMU_RATE_LIMIT": "-1"])
+        }
+        #expect(service.output.contains("BGEMU_RATE_LIMIT must be from 0"))
+    }
+}
