@@ -14,6 +14,8 @@ public struct APIEnvironment: Sendable {
     public var isReady: @Sendable () -> Bool
     /// Where answers to requests with an `Idempotency-Key` are kept; nil ignores the header.
     public var idempotency: Idempotency?
+    /// The service's metrics; when set, every request is counted and `GET /metrics` answers.
+    public var metrics: ServiceMetrics? = nil
 
     public init(
         tenants: any TenantStore, devices: DeviceService, events: EventHub, credentials: Credentials,

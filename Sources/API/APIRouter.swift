@@ -15,6 +15,10 @@ public enum APIRouter {
             router.add(middleware: IdempotencyMiddleware(idempotency: idempotency, devices: env.devices, wallClock: env.wallClock))
         }
         HealthRoutes.register(on: &router, env)
+        if let metrics = env.metrics {
+            router.observer = metrics
+            MetricsRoutes.register(on: &router, env, metrics: metrics)
+        }
         ContractRoutes.register(on: &router, document: openAPIDocument)
         AdminRoutes.register(on: &router, env)
         DeviceRoutes.register(on: &router, env)
@@ -29,7 +33,9 @@ public enum APIRouter {
         URLSessionRoutes.register(on: &router, env)
         ActivityRoutes.register(on: &router, env)
         ScenarioRoutes.register(on: &router, env)
-        EventRoutes.register(on: &router, hub: env.events, store: env.events.store) { tenantId, deviceId in
+        EventRoutes.register(
+            on: &router, hub: env.events, store: env.events.store, refused: { env.metrics?.streamRefused($0) }
+        ) { tenantId, deviceId in
             try env.devices.exists(deviceId, tenantId: tenantId)
         }
         if let publicDirectory { router.fallback = StaticFileResponder(root: publicDirectory) }

@@ -113,6 +113,13 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Calls `observer` after every committed write transaction with how long its `COMMIT` took (the WAL append
+    /// and, at `synchronous=NORMAL`, no fsync but at checkpoints), on the writing thread while it still holds the
+    /// writer: it must be quick. Replaces an earlier observer. Storage knows no metrics library: the caller counts.
+    public func observeCommits(_ observer: @escaping @Sendable (Duration) -> Void) {
+        writerLock.withLock { writer.commitObserver = observer }
+    }
+
     // MARK: Health
 
     /// Whether the database answers a query (readiness): reads the schema, so the file must be readable.

@@ -53,9 +53,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds of the body-rate window, and of the grace before the first check (env BGEMU_BODY_RATE_WINDOW). [default: 10]")
     var bodyRateWindow: Double?
 
+    @Option(help: "Also serve GET /metrics without a token on 127.0.0.1 at this port (env BGEMU_METRICS_PORT); /metrics on the main port needs the admin token. [default: off]")
+    var metricsPort: Int?
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try ServiceConfiguration(
+        var configuration = try ServiceConfiguration(
             host: host ?? environment["BGEMU_HOST"] ?? "127.0.0.1",
             port: try Self.number(port, "BGEMU_PORT", option: "port", in: 0...65_535) ?? 8080,
             database: database ?? environment["BGEMU_DATABASE"] ?? "bgemu.sqlite",
@@ -76,6 +79,7 @@ struct Serve: ParsableCommand {
             requestTimeout: try Self.number(requestTimeout, "BGEMU_REQUEST_TIMEOUT", option: "request-timeout", in: 1...86_400) ?? 300,
             minimumBodyRate: try Self.number(minBodyRate, "BGEMU_MIN_BODY_RATE", option: "min-body-rate", in: 0...1 << 30) ?? 1024,
             bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10)
+        configuration.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         try Service(configuration: configuration).run()
     }
 

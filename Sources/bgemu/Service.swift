@@ -16,6 +16,8 @@ struct Service {
         let logger = Logger(label: "bgemu")
 
         let database = try Storage.openDatabase(path: configuration.database)
+        let metrics = ServiceMetrics()
+        database.observeCommits { metrics.commitFinished(after: $0) }
         let tenants = SQLiteTenantStore(database: database)
         let outcome = try CredentialBootstrap.run(
             store: tenants, isFirstStart: database.isFirstStart, adminToken: configuration.adminToken,
@@ -29,14 +31,20 @@ struct Service {
             logger: logger)
         let deviceStore = SQLiteDeviceStore(database: database)
         let devices = DeviceService(
-            store: deviceStore, publish: { hub.publish($0) }, maximumDevicesPerTenant: configuration.maxDevicesPerTenant)
-        let environment = APIEnvironment(
+            store: deviceStore,
+            publish: { events in
+                metrics.eventsWritten(events.count)
+                hub.publish(events)
+            },
+            maximumDevicesPerTenant: configuration.maxDevicesPerTenant)
+        var environment = APIEnvironment(
             tenants: tenants, devices: devices, events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),
             isReady: { database.ping() },
             idempotency: Idempotency(
                 store: SQLiteIdempotencyStore(database: database),
                 exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]))
+        environment.metrics = metrics
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
@@ -58,8 +66,16 @@ struct Service {
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
+        metrics.setSources(ServiceMetrics.Sources(
+            server: { server.statistics }, streamsByTenant: { hub.openStreamsByTenant() },
+            realtimeClocks: { realtime.drivenClockCount }))
+        let metricsListener = configuration.metricsPort.map { MetricsListener.make(port: $0, metrics: metrics, logger: logger) }
+        try metricsListener?.start()
         try server.start()
         hub.start()
+        if let metricsListener {
+            logger.notice("bgemu metrics on http://127.0.0.1:\(metricsListener.localPort)/metrics")
+        }
         logger.notice("bgemu listening on http://\(configuration.host):\(server.localPort) (database \(configuration.database))")
 
         let signals = Self.onTermination {
@@ -67,8 +83,10 @@ struct Service {
             realtime.stop()
             hub.stop()
             server.shutdown()
+            metricsListener?.shutdown(gracePeriod: .zero)
         }
         server.waitUntilStopped()
+        metricsListener?.waitUntilStopped()
         realtime.stop()
         withExtendedLifetime(signals) {}
         logger.notice("Stopped")

@@ -29,6 +29,8 @@ struct ServiceConfiguration {
     var minimumBodyRate: Int
     /// Seconds over which the body rate is measured, and of the grace before the first measure.
     var bodyRateWindow: Double
+    /// The loopback port of the token-free metrics listener; nil: none (`/metrics` on the main port only).
+    var metricsPort: Int? = nil
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,

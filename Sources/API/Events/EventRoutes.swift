@@ -6,24 +6,27 @@ import HTTPServer
 enum EventRoutes {
     /// - Parameter deviceExists: whether the tenant (first argument) has the device (second); the device's own
     ///   route answers `404` otherwise, even though the events of a deleted device stay in the log.
+    /// - Parameter refused: told of each stream refused by a stream limit (metrics).
     static func register(
         on router: inout Router, hub: EventHub, store: any EventStore,
+        refused: @escaping @Sendable (ServiceMetrics.StreamRefusal) -> Void = { _ in },
         deviceExists: @escaping @Sendable (_ tenantId: String, _ deviceId: String) throws -> Bool
     ) {
         router.get("/v1/events") { request, context in
-            try respond(to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store)
+            try respond(to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store, refused: refused)
         }
 
         router.get("/v1/devices/{deviceId}/events") { request, context in
             let tenantId = try context.tenant().id
             let deviceId = context.parameters["deviceId"] ?? ""
             guard try deviceExists(tenantId, deviceId) else { throw Problems.notFound("device", deviceId) }
-            return try respond(to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store)
+            return try respond(to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store, refused: refused)
         }
     }
 
     private static func respond(
-        to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore
+        to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore,
+        refused: @Sendable (ServiceMetrics.StreamRefusal) -> Void
     ) throws -> HTTPResponse {
         let query = try EventQuery(request, pathDeviceId: deviceId)
         // Checked whatever the answer: a malformed Last-Event-ID is a 400 on a page request too.
@@ -33,11 +36,13 @@ enum EventRoutes {
             case .reserved(let slot):
                 return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId, slot: slot)
             case .instanceFull:
+                refused(.tooManyStreams)
                 throw HTTPProblem(
                     status: .serviceUnavailable, code: "tooManyStreams",
                     detail: "This instance holds \(hub.maximumStreams) event streams already; retry later.",
                     headers: ["Retry-After": "5"])
             case .tenantFull:
+                refused(.tooManyStreamsForTenant)
                 throw HTTPProblem(
                     status: .tooManyRequests, code: "tooManyStreamsForTenant",
                     detail: "Your tenant holds \(hub.maximumStreamsPerTenant) event streams already, its share of this "
