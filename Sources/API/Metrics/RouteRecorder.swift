@@ -4,17 +4,20 @@ import Synchronization
 
 /// The request series of one route template: `bgemu_http_requests_total{method,route,status}` and the latency
 /// histogram `bgemu_http_request_duration_seconds{method,route}`. Made once per template when the router is built;
-/// a series is made the first time its method (and status) is seen, then a request costs one lock, a dictionary
-/// lookup, an atomic add and a histogram update: no allocation and no string building.
+/// a series is made the first time its method and status are seen, then a request costs a short scan of the
+/// route's few series under a lock, an atomic add and a histogram update: no allocation and no string building.
 final class RouteRecorder: HTTPRouteRecorder {
     let route: String
     private let registry: PrometheusCollectorRegistry
-    private let series = Mutex<[HTTPMethod: MethodSeries]>([:])
+    /// One entry per method and status seen on this route (a handful).
+    private let series = Mutex<[Series]>([])
 
-    /// One method's histogram and its counters by status.
-    struct MethodSeries {
-        let histogram: DurationHistogram
-        var counters: [Int: Counter] = [:]
+    struct Series {
+        let method: HTTPMethod
+        let status: Int
+        let counter: Counter
+        /// Shared by the method's statuses.
+        let histogram: ValueHistogram
     }
 
     static var requestsTotal: MetricNameDescriptor {
@@ -32,27 +35,28 @@ final class RouteRecorder: HTTPRouteRecorder {
     }
 
     func record(method: HTTPMethod, status: Int, duration: Duration) {
-        let (counter, histogram) = series.withLock { table -> (Counter, DurationHistogram) in
-            if let entry = table[method], let counter = entry.counters[status] { return (counter, entry.histogram) }
-            return makeSeries(method: method, status: status, in: &table)
+        let found = series.withLock { list -> Series? in
+            for entry in list where entry.status == status && entry.method == method { return entry }
+            return nil
         }
-        counter.increment()
-        histogram.record(duration)
+        let entry = found ?? makeSeries(method: method, status: status)
+        entry.counter.increment()
+        entry.histogram.record(ServiceMetrics.seconds(duration))
     }
 
-    /// The first request of a method or status on this route.
-    private func makeSeries(
-        method: HTTPMethod, status: Int, in table: inout [HTTPMethod: MethodSeries]
-    ) -> (Counter, DurationHistogram) {
-        var entry = table[method] ?? MethodSeries(
-            histogram: registry.makeDurationHistogram(
+    /// The first request of a method and status on this route.
+    private func makeSeries(method: HTTPMethod, status: Int) -> Series {
+        series.withLock { list in
+            if let entry = list.first(where: { $0.status == status && $0.method == method }) { return entry }
+            let histogram = list.first { $0.method == method }?.histogram ?? registry.makeValueHistogram(
                 descriptor: Self.requestDuration, labels: [("method", method.rawValue), ("route", route)],
-                buckets: ServiceMetrics.requestBuckets))
-        let counter = registry.makeCounter(
-            descriptor: Self.requestsTotal,
-            labels: [("method", method.rawValue), ("route", route), ("status", String(status))])
-        entry.counters[status] = counter
-        table[method] = entry
-        return (counter, entry.histogram)
+                buckets: ServiceMetrics.requestBuckets)
+            let counter = registry.makeCounter(
+                descriptor: Self.requestsTotal,
+                labels: [("method", method.rawValue), ("route", route), ("status", String(status))])
+            let entry = Series(method: method, status: status, counter: counter, histogram: histogram)
+            list.append(entry)
+            return entry
+        }
     }
 }

@@ -15,18 +15,20 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
     /// The `route` label of requests that match no route template (static files, `404`s, undecodable paths).
     public static let unmatchedRoute = "unmatched"
 
-    /// Request latency buckets, in seconds: 0.5 ms to 10 s.
-    static let requestBuckets: [Duration] = [
-        .microseconds(500), .milliseconds(1), .microseconds(2500), .milliseconds(5), .milliseconds(10),
-        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
-        .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
-    ]
+    /// Request latency buckets, in seconds: 0.5 ms to 10 s. (Seconds as `Double`: a histogram of doubles records
+    /// in fewer instructions than one of `Duration`s, and renders the same.)
+    static let requestBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
     /// SQLite commit buckets, in seconds: 50 µs (a WAL append) to 1 s (a checkpoint on a slow disk).
-    static let commitBuckets: [Duration] = [
-        .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
-        .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-        .milliseconds(100), .milliseconds(250), .seconds(1),
+    static let commitBuckets: [Double] = [
+        0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
     ]
+
+    /// `duration` in seconds.
+    @inline(__always)
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
 
     /// Where the values read at scrape time come from; each is optional, a missing one is not exposed.
     public struct Sources: Sendable {
@@ -56,7 +58,7 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
     let scrape = Mutex(ScrapeState())
 
     private let eventsWritten: Counter
-    private let commitDuration: DurationHistogram
+    private let commitDuration: ValueHistogram
     private let streamRefusals: [StreamRefusal: Counter]
     private let rateLimited = Mutex<[String: Counter]>([:])
 
@@ -77,7 +79,7 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
     public init() {
         eventsWritten = registry.makeCounter(descriptor: Self.name(
             "events_written_total", "Events committed to the event log (each also published to the open streams)."))
-        commitDuration = registry.makeDurationHistogram(
+        commitDuration = registry.makeValueHistogram(
             descriptor: Self.name(
                 "sqlite_commit_duration_seconds",
                 "Time of the COMMIT of each SQLite write transaction, measured in the storage layer."),
@@ -118,7 +120,7 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
 
     /// Records the duration of one SQLite `COMMIT` (see `Database.observeCommits`).
     public func commitFinished(after duration: Duration) {
-        commitDuration.record(duration)
+        commitDuration.record(Self.seconds(duration))
     }
 
     /// Counts one event stream refused by a stream limit.
