@@ -34,14 +34,14 @@ final class RouteRecorder: HTTPRouteRecorder {
         self.registry = registry
     }
 
-    func record(method: HTTPMethod, status: Int, duration: Duration) {
+    func record(method: HTTPMethod, status: Int, seconds: Double) {
         let found = series.withLock { list -> Series? in
             for entry in list where entry.status == status && entry.method == method { return entry }
             return nil
         }
         let entry = found ?? makeSeries(method: method, status: status)
         entry.counter.increment()
-        entry.histogram.record(ServiceMetrics.seconds(duration))
+        entry.histogram.record(seconds)
     }
 
     /// The first request of a method and status on this route.

@@ -24,7 +24,6 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
     ]
 
     /// `duration` in seconds.
-    @inline(__always)
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) * 1e-18

@@ -12,28 +12,36 @@ public protocol HTTPRouteObserver: Sendable {
 /// Records the answers given on one route template.
 public protocol HTTPRouteRecorder: Sendable {
     /// One answer: the request's method, the status answered (for a thrown error, the status the server will
-    /// answer with), and how long the middleware chain and the handler took to produce it. For a streamed body
-    /// that is the time to the head, not the stream's lifetime. Called on the event-loop thread: must be quick.
-    func record(method: HTTPMethod, status: Int, duration: Duration)
+    /// answer with), and how many seconds the middleware chain and the handler took to produce it (for a streamed
+    /// body, the time to the head, not the stream's lifetime). Called on the event-loop thread: must be quick.
+    func record(method: HTTPMethod, status: Int, seconds: Double)
 }
 
 /// A responder that times the responder inside it and reports the outcome to a route's recorder.
+///
+/// Timed with the monotonic clock in nanoseconds, straight from the vDSO: cheaper on the hot path than
+/// `ContinuousClock`, whose `Duration` arithmetic is 128-bit.
 struct ObservedResponder: HTTPResponder {
     let recorder: any HTTPRouteRecorder
     let next: any HTTPResponder
 
     func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPResponse {
-        let start = ContinuousClock.now
+        let start = LoopClock.monotonicNanoseconds()
         let response: HTTPResponse
         do {
             response = try next.respond(to: request, context: context)
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            recorder.record(method: request.method, status: status, duration: ContinuousClock.now - start)
+            recorder.record(method: request.method, status: status, seconds: Self.seconds(since: start))
             throw error
         }
-        recorder.record(method: request.method, status: response.status.code, duration: ContinuousClock.now - start)
+        recorder.record(method: request.method, status: response.status.code, seconds: Self.seconds(since: start))
         return response
+    }
+
+    @inline(__always)
+    private static func seconds(since start: Int64) -> Double {
+        Double(LoopClock.monotonicNanoseconds() &- start) * 1e-9
     }
 
     func answersWithoutBody(_ head: HTTPRequest, context: HTTPRequestContext) -> Bool {
