@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        // Prometheus exposition for /metrics: needs only swift-metrics' CoreMetrics and swift-atomics, no SwiftNIO.
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
     ],
     targets: [
         // System libraries on the design card, and the Linux headers Glibc does not export.
@@ -49,6 +51,7 @@ let package = Package(
             dependencies: [
                 "HTTPServer", "Emulation", "CompactJSON", "CCrypto", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),

@@ -18,6 +18,8 @@ public struct APIEnvironment: Sendable {
     public var prunedEvents: PrunedEventsLookup?
     /// Each tenant's request rate; nil: no limit. Its `refusals` counts the `429 rateLimited` answers.
     public var rateLimiter: RateLimiter?
+    /// The service's metrics; when set, every request is counted and `GET /metrics` answers.
+    public var metrics: ServiceMetrics? = nil
 
     public init(
         tenants: any TenantStore, devices: DeviceService, events: EventHub, credentials: Credentials,

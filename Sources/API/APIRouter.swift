@@ -12,12 +12,16 @@ public enum APIRouter {
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: AuthMiddleware(credentials: env.credentials))
         if let limiter = env.rateLimiter {
-            router.add(middleware: RateLimitMiddleware(limiter: limiter, credentials: env.credentials))
+            router.add(middleware: RateLimitMiddleware(limiter: limiter, credentials: env.credentials, metrics: env.metrics))
         }
         if let idempotency = env.idempotency {
             router.add(middleware: IdempotencyMiddleware(idempotency: idempotency, devices: env.devices, wallClock: env.wallClock))
         }
         HealthRoutes.register(on: &router, env)
+        if let metrics = env.metrics {
+            router.observer = metrics
+            MetricsRoutes.register(on: &router, env, metrics: metrics)
+        }
         ContractRoutes.register(on: &router, document: openAPIDocument)
         AdminRoutes.register(on: &router, env)
         DeviceRoutes.register(on: &router, env)
@@ -33,7 +37,8 @@ public enum APIRouter {
         ActivityRoutes.register(on: &router, env)
         ScenarioRoutes.register(on: &router, env)
         EventRoutes.register(
-            on: &router, hub: env.events, store: env.events.store, prunedEvents: env.prunedEvents
+            on: &router, hub: env.events, store: env.events.store, prunedEvents: env.prunedEvents,
+            refused: { env.metrics?.streamRefused($0) }
         ) { tenantId, deviceId in
             try env.devices.exists(deviceId, tenantId: tenantId)
         }

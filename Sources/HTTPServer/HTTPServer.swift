@@ -26,6 +26,7 @@ public final class HTTPServer: Sendable {
     private let responder: any HTTPResponder
     private let logger: Logger
     private let state = Mutex(State())
+    private let tally = ConnectionTally()
     /// Entered once per loop thread, left when it exits.
     private let running = DispatchGroup()
 
@@ -44,7 +45,7 @@ public final class HTTPServer: Sendable {
             guard state.phase == .idle else { throw .alreadyStarted }
             DescriptorLimit.raiseToHardLimit()
             let listener = try Listener.open(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
-            let settings = LoopSettings(configuration)
+            let settings = LoopSettings(configuration, tally: tally)
             var loops: [EventLoop] = []
             do throws(HTTPServerError) {
                 for index in 0..<max(1, configuration.eventLoopCount) {
@@ -79,6 +80,9 @@ public final class HTTPServer: Sendable {
 
     /// The port the server listens on (the kernel's choice when configured with 0); 0 before `start`.
     public var localPort: Int { state.withLock { $0.port } }
+
+    /// Connections open and accepted, and requests refused before routing, so far (for metrics).
+    public var statistics: HTTPServerStatistics { tally.snapshot }
 
     /// Begins a graceful shutdown and returns at once: the listener closes, requests in flight are answered
     /// and drained, idle connections close, open streams end (their close handlers run, the last chunk is

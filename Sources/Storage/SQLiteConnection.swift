@@ -14,6 +14,8 @@ public final class SQLiteConnection {
     private var statementCache: [String: SQLiteStatement] = [:]
     /// How many statements it has compiled, cached or not: the cache's effect is visible here.
     public private(set) var preparedStatementCount = 0
+    /// Told how long each `COMMIT` of ``transaction(_:_:)`` took (for metrics); see `Database.observeCommits`.
+    var commitObserver: (@Sendable (Duration) -> Void)?
 
     /// The kinds of `BEGIN` (https://sqlite.org/lang_transaction.html).
     public enum TransactionKind: String, Sendable {
@@ -182,7 +184,9 @@ public final class SQLiteConnection {
                 throw SQLiteError(
                     extendedResultCode: SQLITE_ABORT, message: "the transaction was rolled back by SQLite during its body")
             }
+            let start = ContinuousClock.now
             try execute("COMMIT TRANSACTION")
+            commitObserver?(ContinuousClock.now - start)
         } catch {
             rollbackQuietly()
             throw error

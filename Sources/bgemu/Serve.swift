@@ -68,6 +68,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Most requests a tenant may send at once after a pause (its token bucket); 0 turns the limit off (env BGEMU_RATE_BURST). [default: 2000]")
     var rateBurst: Int?
 
+    @Option(help: "Also serve GET /metrics without a token on 127.0.0.1 at this port (env BGEMU_METRICS_PORT); /metrics on the main port needs the admin token. [default: off]")
+    var metricsPort: Int?
+
     func run() throws {
         // Before any thread starts, so that every thread inherits it.
         TerminationSignals.block()
@@ -104,6 +107,7 @@ struct Serve: ParsableCommand {
         configured.eventRetentionInterval = try Self.number(
             eventRetentionInterval, "BGEMU_EVENT_RETENTION_INTERVAL", option: "event-retention-interval",
             in: 0.1...86_400) ?? 60
+        configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         try Service(configuration: configured).run()
     }
 

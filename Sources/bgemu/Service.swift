@@ -16,6 +16,8 @@ struct Service {
         let logger = Logger(label: "bgemu")
 
         let database = try Storage.openDatabase(path: configuration.database)
+        let metrics = ServiceMetrics()
+        database.observeCommits { metrics.commitFinished(after: $0) }
         let tenants = SQLiteTenantStore(database: database)
         let outcome = try CredentialBootstrap.run(
             store: tenants, isFirstStart: database.isFirstStart, adminToken: configuration.adminToken,
@@ -29,8 +31,13 @@ struct Service {
             logger: logger)
         let deviceStore = SQLiteDeviceStore(database: database)
         let devices = DeviceService(
-            store: deviceStore, publish: { hub.publish($0) }, maximumDevicesPerTenant: configuration.maxDevicesPerTenant)
-        let environment = APIEnvironment(
+            store: deviceStore,
+            publish: { events in
+                metrics.eventsWritten(events.count)
+                hub.publish(events)
+            },
+            maximumDevicesPerTenant: configuration.maxDevicesPerTenant)
+        var environment = APIEnvironment(
             tenants: tenants, devices: devices, events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),
             isReady: { database.ping() },
@@ -41,6 +48,7 @@ struct Service {
             rateLimiter: RateLimitPolicy(rate: configuration.rateLimit, burst: configuration.rateBurst).map {
                 RateLimiter(policy: $0)
             })
+        environment.metrics = metrics
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
@@ -62,9 +70,17 @@ struct Service {
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
+        metrics.setSources(ServiceMetrics.Sources(
+            server: { server.statistics }, streamsByTenant: { hub.openStreamsByTenant() },
+            realtimeClocks: { realtime.drivenClockCount }))
+        let metricsListener = configuration.metricsPort.map { MetricsListener.make(port: $0, metrics: metrics, logger: logger) }
+        try metricsListener?.start()
         try server.start()
         hub.start()
         let pruner = startEventPruner(database, logger: logger)
+        if let metricsListener {
+            logger.notice("bgemu metrics on http://127.0.0.1:\(metricsListener.localPort)/metrics")
+        }
         logger.notice("bgemu listening on http://\(configuration.host):\(server.localPort) (database \(configuration.database))")
 
         TerminationSignals.wait { _ in
@@ -73,8 +89,10 @@ struct Service {
             pruner.stop()
             hub.stop()
             server.shutdown()
+            metricsListener?.shutdown(gracePeriod: .zero)
         }
         server.waitUntilStopped()
+        metricsListener?.waitUntilStopped()
         realtime.stop()
         logger.notice("Stopped")
     }

@@ -39,6 +39,8 @@ struct ServiceConfiguration {
     var rateLimit: Double
     /// The most requests a tenant may send at once (0: no limit).
     var rateBurst: Int
+    /// The loopback port of the token-free metrics listener; nil: none (`/metrics` on the main port only).
+    var metricsPort: Int? = nil
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,

@@ -18,6 +18,8 @@ final class APIHarness {
     let idempotency: Idempotency
     /// The wall clock the API reads, movable by tests (idempotency expiry).
     let wallClock = WallClockStub()
+    /// The metrics the router reports to, wired as the service wires them (`GET /metrics`).
+    let metrics = ServiceMetrics()
 
     init(maximumDevicesPerTenant: Int = 10_000, rateLimiter: RateLimiter? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-api-\(UUID().uuidString)")
@@ -28,14 +30,21 @@ final class APIHarness {
         let hub = EventHub(store: SQLiteEventStore(database: database), logger: Logger(label: "test"))
         idempotency = Idempotency(store: SQLiteIdempotencyStore(database: database))
         let idempotency = self.idempotency
-        let env = APIEnvironment(
+        let metrics = self.metrics
+        database.observeCommits { metrics.commitFinished(after: $0) }
+        var env = APIEnvironment(
             tenants: tenants, devices: DeviceService(
-                store: SQLiteDeviceStore(database: database), publish: { hub.publish($0) },
+                store: SQLiteDeviceStore(database: database),
+                publish: { events in
+                    metrics.eventsWritten(events.count)
+                    hub.publish(events)
+                },
                 maximumDevicesPerTenant: maximumDevicesPerTenant),
             events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
             wallClock: { [wallClock] in wallClock.now }, isReady: { database.ping() },
             idempotency: idempotency, rateLimiter: rateLimiter)
+        env.metrics = metrics
         router = APIRouter.make(env, publicDirectory: nil)
         responder = router.buildResponder()
     }

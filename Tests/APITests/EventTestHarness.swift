@@ -17,7 +17,10 @@ final class EventTestHarness: Sendable {
     let hub: EventHub
     let responder: any HTTPResponder
 
-    init(gapTimeout: Duration = .seconds(1), maximumStreams: Int = 16_384, maximumStreamsPerTenant: Int = 1024) throws {
+    init(
+        gapTimeout: Duration = .seconds(1), maximumStreams: Int = 16_384, maximumStreamsPerTenant: Int = 1024,
+        metrics: ServiceMetrics? = nil
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try Storage.openDatabase(path: directory.appendingPathComponent("test.sqlite").path)
@@ -30,7 +33,7 @@ final class EventTestHarness: Sendable {
             store: events, gapTimeout: gapTimeout, maximumStreams: maximumStreams,
             maximumStreamsPerTenant: maximumStreamsPerTenant, logger: Logger(label: "test.events"))
         let hub = self.hub
-        let env = APIEnvironment(
+        var env = APIEnvironment(
             tenants: tenants, devices: DeviceService(store: devices, publish: { hub.publish($0) }), events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
             isReady: { database.ping() },
@@ -39,6 +42,7 @@ final class EventTestHarness: Sendable {
                     PrunedEvents(lastPrunedId: $0.lastPrunedId, oldestHeldId: $0.oldestHeldId)
                 }
             })
+        env.metrics = metrics
         responder = APIRouter.make(env, publicDirectory: nil).buildResponder()
     }
 

@@ -33,6 +33,18 @@ import Testing
         #expect(api.send(.get, "/v1/devices", key: key).status == 200, "a token is back after Retry-After")
     }
 
+    /// Each `429` of the limiter is counted in `bgemu_rate_limited_total`, as `GET /metrics` shows it.
+    @Test func everyRefusalIsCountedInTheMetrics() throws {
+        let (api, _, limiter) = try harness(rate: 0.5, burst: 1)
+        let key = try api.makeTenant("acme").key
+        let statuses = (0..<4).map { _ in api.send(.get, "/v1/devices", key: key).status }
+        #expect(statuses == [200, 429, 429, 429])
+        let scrape = api.send(.get, "/metrics", key: APIHarness.adminToken)
+        let text = try PrometheusText(String(decoding: scrape.body, as: UTF8.self))
+        #expect(text.value("bgemu_rate_limited_total", ["reason": "requestRate"]) == 3)
+        #expect(limiter.refusals == 3)
+    }
+
     @Test func writesAndReadsShareTheBucketAndARefusedWriteDoesNothing() throws {
         let (api, clock, _) = try harness(rate: 1, burst: 2)
         let key = try api.makeTenant("acme").key

@@ -25,11 +25,11 @@ COMMON=(--checks "$CHECKS" --seed 20261121 --generation-database none
         --suppress-health-check all --no-color --warnings off)
 
 status=0
-# Run 1: the tenant routes with the tenant's API key (the admin routes are left to run 2).
-st run "$BASE/openapi.yaml" -H "Authorization: Bearer $API_KEY" --exclude-path-regex '^/v1/admin' \
+# Run 1: the tenant routes with the tenant's API key (the admin routes and /metrics are left to run 2).
+st run "$BASE/openapi.yaml" -H "Authorization: Bearer $API_KEY" --exclude-path-regex '^(/v1/admin|/metrics$)' \
     "${COMMON[@]}" "$@" || status=1
-# Run 2: the admin routes with the admin token.
-st run "$BASE/openapi.yaml" -H "Authorization: Bearer $ADMIN_TOKEN" --include-path-regex '^/v1/admin' \
+# Run 2: the admin routes and /metrics with the admin token.
+st run "$BASE/openapi.yaml" -H "Authorization: Bearer $ADMIN_TOKEN" --include-path-regex '^(/v1/admin|/metrics$)' \
     "${COMMON[@]}" "$@" || status=1
 
 if ! kill -0 "$SERVER" 2>/dev/null; then

@@ -342,6 +342,7 @@ case("GET /openapi.yaml", 200)(lambda w: Req("GET", "/openapi.yaml", auth=None))
 case("GET /openapi.yaml", 404)(lambda w: Req("GET", "/openapi.yaml", auth=None, instance="nocontract"))
 case("GET /healthz", 200)(lambda w: Req("GET", "/healthz", auth=None))
 case("GET /readyz", 200)(lambda w: Req("GET", "/readyz", auth=None))
+case("GET /metrics", 200)(lambda w: Req("GET", "/metrics", auth="admin"))
 case("GET /readyz", 503, "notReady")(lambda w: storage_unreadable("GET", "/readyz", code="notReady")(w))
 
 # -- Admin
@@ -885,7 +886,7 @@ def concrete_path(template: str, w: World, bad_last: bool = False) -> str:
 
 
 def auth_of(path: str) -> str:
-    return "admin" if path.startswith("/v1/admin") else "tenant"
+    return "admin" if path.startswith("/v1/admin") or path == "/metrics" else "tenant"
 
 
 def has_json_body(op: dict) -> bool:
@@ -1107,7 +1108,8 @@ class Contract:
         """What is off in `resp` against the documented response for `status`."""
         problems = []
         documented = self.resolve(op["responses"][status])
-        content = documented.get("content", {})
+        # Media types compared without their parameters (`text/plain; version=0.0.4` is `text/plain`).
+        content = {key.split(";")[0].strip(): value for key, value in documented.get("content", {}).items()}
         ctype = resp.headers.get("content-type", "").split(";")[0].strip()
         if "x-request-id" not in resp.headers:
             problems.append("no X-Request-Id")

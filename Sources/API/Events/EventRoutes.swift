@@ -8,14 +8,16 @@ enum EventRoutes {
     ///   route answers `404` otherwise, even though the events of a deleted device stay in the log.
     /// - Parameter prunedEvents: what the event retention pruned: a page or a resume from before it is a `410`
     ///   (``Problems/eventsPruned(_:afterId:deviceId:)``); nil when nothing is ever pruned.
+    /// - Parameter refused: told of each stream refused by a stream limit (metrics).
     static func register(
         on router: inout Router, hub: EventHub, store: any EventStore, prunedEvents: PrunedEventsLookup? = nil,
+        refused: @escaping @Sendable (ServiceMetrics.StreamRefusal) -> Void = { _ in },
         deviceExists: @escaping @Sendable (_ tenantId: String, _ deviceId: String) throws -> Bool
     ) {
         router.get("/v1/events") { request, context in
             try respond(
                 to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store,
-                prunedEvents: prunedEvents)
+                prunedEvents: prunedEvents, refused: refused)
         }
 
         router.get("/v1/devices/{deviceId}/events") { request, context in
@@ -23,13 +25,15 @@ enum EventRoutes {
             let deviceId = context.parameters["deviceId"] ?? ""
             guard try deviceExists(tenantId, deviceId) else { throw Problems.notFound("device", deviceId) }
             return try respond(
-                to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store, prunedEvents: prunedEvents)
+                to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store, prunedEvents: prunedEvents,
+                refused: refused)
         }
     }
 
     private static func respond(
         to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore,
-        prunedEvents: PrunedEventsLookup?
+        prunedEvents: PrunedEventsLookup?,
+        refused: @Sendable (ServiceMetrics.StreamRefusal) -> Void
     ) throws -> HTTPResponse {
         let query = try EventQuery(request, pathDeviceId: deviceId)
         // Checked whatever the answer: a malformed Last-Event-ID is a 400 on a page request too.
@@ -48,11 +52,13 @@ enum EventRoutes {
             case .reserved(let slot):
                 return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId, slot: slot)
             case .instanceFull:
+                refused(.tooManyStreams)
                 throw HTTPProblem(
                     status: .serviceUnavailable, code: "tooManyStreams",
                     detail: "This instance holds \(hub.maximumStreams) event streams already; retry later.",
                     headers: ["Retry-After": "5"])
             case .tenantFull:
+                refused(.tooManyStreamsForTenant)
                 throw HTTPProblem(
                     status: .tooManyRequests, code: "tooManyStreamsForTenant",
                     detail: "Your tenant holds \(hub.maximumStreamsPerTenant) event streams already, its share of this "

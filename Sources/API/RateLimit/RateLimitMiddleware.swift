@@ -15,10 +15,13 @@ struct RateLimitMiddleware: HTTPMiddleware {
     let policyField: String
     /// The `429` body, rendered once: its detail names the policy; the seconds to wait are in the headers.
     let problemBody: [UInt8]
+    /// Counts each refusal (`bgemu_rate_limited_total`); nil without metrics.
+    let metrics: ServiceMetrics?
 
-    init(limiter: RateLimiter, credentials: Credentials) {
+    init(limiter: RateLimiter, credentials: Credentials, metrics: ServiceMetrics? = nil) {
         self.limiter = limiter
         self.credentials = credentials
+        self.metrics = metrics
         policyField = RateLimitFields.policy(limiter.policy)
         problemBody = Problems.rateLimited(limiter.policy).body()
     }
@@ -52,6 +55,7 @@ struct RateLimitMiddleware: HTTPMiddleware {
 
     /// The `429`, its problem body rendered once at start.
     func refusal(retryAfter: Int) -> HTTPResponse {
+        metrics?.rateLimited()
         let headers: HTTPHeaders = [
             "Retry-After": String(retryAfter),
             "RateLimit-Policy": policyField,

@@ -46,6 +46,9 @@ public final class RealtimeClockDriver: Sendable {
         thread.start()
     }
 
+    /// How many realtime clocks the driver moves now: the realtime devices with a timer pending (for metrics).
+    public var drivenClockCount: Int { state.withLock { $0.entries.count } }
+
     public func stop() {
         state.withLock { $0.running = false }
     }

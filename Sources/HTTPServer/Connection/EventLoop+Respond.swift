@@ -114,6 +114,7 @@ extension EventLoop {
         _ status: HTTPStatus, detail: String, acceptEncoding: String? = nil, for connection: Connection, into out: inout [UInt8]
     ) {
         let requestId = connection.parser.clientRequestId ?? requestIds.next()
+        settings.tally.refused(status: status.code)
         var headers = HTTPHeaders()
         if let acceptEncoding { headers.add("Accept-Encoding", acceptEncoding) }
         let response = HTTPProblem(status: status, detail: detail, headers: headers).response()

@@ -152,6 +152,7 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         }
         connections[slot] = connection
         connectionCount += 1
+        settings.tally.opened()
     }
 
     /// Closes the connection at once; a stream it carried ends and runs its close handlers.
@@ -160,6 +161,7 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         Glibc.close(connection.fd)
         connections[Int(connection.fd)] = nil
         connectionCount -= 1
+        settings.tally.closed()
     }
 
     /// Updates the epoll registration to what the connection's phase calls for.

@@ -9,6 +9,14 @@ enum LoopClock {
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
+    /// Nanoseconds on the monotonic clock (CLOCK_MONOTONIC, through the vDSO), for timing requests.
+    @inline(__always)
+    static func monotonicNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
+    }
+
     /// Whole seconds since the Unix epoch (CLOCK_REALTIME_COARSE).
     static func wallSeconds() -> Int {
         var ts = timespec()

@@ -18,8 +18,11 @@ struct LoopSettings: Sendable {
     let lingerTimeout: Int64 = 2000
     let maxStreamBuffer: Int
     let gzipMinimumSize: Int
+    /// The server's connection counts, shared by its loops.
+    let tally: ConnectionTally
 
-    init(_ configuration: HTTPServerConfiguration) {
+    init(_ configuration: HTTPServerConfiguration, tally: ConnectionTally = ConnectionTally()) {
+        self.tally = tally
         limits = HTTPRequestParser.Limits(
             maxHeaderSize: max(256, configuration.maxHeaderSize), maxBodySize: max(0, configuration.maxBodySize),
             bodySizeLimit: configuration.bodySizeLimit)

@@ -27,6 +27,10 @@ public struct Router: Sendable {
     /// It runs inside the middleware chain, with `context.route` nil.
     public var fallback: (any HTTPResponder)?
 
+    /// Told of every answer, outside the middleware chain, with the route template it was given on (metrics);
+    /// its recorders are resolved once per route when the responder is built.
+    public var observer: (any HTTPRouteObserver)?
+
     /// An empty router.
     public init() {}
 
@@ -75,6 +79,12 @@ public struct Router: Sendable {
     /// The middleware chain is composed here, once per route, not per request.
     public func buildResponder() -> any HTTPResponder {
         let chain = MiddlewareChain(middlewares: middlewares)
+        // `responder` in the chain, inside the observer's recorder for `route` when there is an observer.
+        func wrap(_ responder: any HTTPResponder, route: String?) -> any HTTPResponder {
+            let wrapped = chain.wrap(responder)
+            guard let observer else { return wrapped }
+            return ObservedResponder(recorder: observer.recorder(forRoute: route), next: wrapped)
+        }
         var trie = RouterTrie<RouteNode>()
 
         // Group registrations by the node they end on, keeping registration order.
@@ -93,21 +103,21 @@ public struct Router: Sendable {
                 let endpoint = RouteEndpoint(
                     pattern: registration.pattern.text,
                     parameterSlots: registration.pattern.parameterSlots,
-                    responder: chain.wrap(HTTPClosureResponder(registration.handler)))
+                    responder: wrap(HTTPClosureResponder(registration.handler), route: registration.pattern.text))
                 return (method: registration.method, endpoint: endpoint)
             }
             let node = RouteNode(
                 pattern: group[0].pattern.text,
                 endpoints: endpoints,
-                methodNotAllowed: chain.wrap(RouterAnswers.methodNotAllowed(allow: allow)),
-                options: chain.wrap(RouterAnswers.options(allow: allow)))
+                methodNotAllowed: wrap(RouterAnswers.methodNotAllowed(allow: allow), route: group[0].pattern.text),
+                options: wrap(RouterAnswers.options(allow: allow), route: group[0].pattern.text))
             trie.setValue(node, at: index)
         }
 
         return RouterResponder(
             trie: trie,
-            unmatched: chain.wrap(fallback ?? RouterAnswers.notFound),
-            invalidPath: chain.wrap(RouterAnswers.invalidPath),
-            emptySegment: chain.wrap(RouterResponder.emptySegment(trie)))
+            unmatched: wrap(fallback ?? RouterAnswers.notFound, route: nil),
+            invalidPath: wrap(RouterAnswers.invalidPath, route: nil),
+            emptySegment: wrap(RouterResponder.emptySegment(trie), route: nil))
     }
 }
