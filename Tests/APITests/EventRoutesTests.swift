@@ -260,6 +260,9 @@ import Testing
         #expect(TestResponse(header.response).problemCode == "malformedRequest")
         let query = api.openStream("/v1/events?lastEventId=\(value)", key: tenant.key)
         #expect(query.response.status == .badRequest)
+        // The header wins when both are sent, but a query that is no event id is still refused, not ignored.
+        let both = api.openStream("/v1/events?lastEventId=\(value)", key: tenant.key, headers: ["Last-Event-ID": "3"])
+        #expect(both.response.status == .badRequest)
     }
 
     @Test func jsonIsTheAnswerUnlessTheEventStreamIsPreferred() {

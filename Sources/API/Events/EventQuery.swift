@@ -26,6 +26,11 @@ struct EventQuery {
     /// last event the client saw); nil for live events only. The ids this service sends are integers, so anything
     /// else is a `400`.
     static func lastEventId(_ request: HTTPRequest) throws -> Int64? {
+        // The header wins over the query (an `EventSource` reconnecting sends it), but a query that is no event id
+        // is refused all the same: a parameter the contract constrains is never silently ignored.
+        if let query = request.queryValue("lastEventId"), !query.isEmpty, eventId(query) == nil {
+            throw Problems.malformed("lastEventId must be the id of an event: a non-negative integer, not \"\(query)\".")
+        }
         guard let text = LastEventID.from(request) else { return nil }
         guard let id = eventId(text) else {
             throw Problems.malformed("Last-Event-ID must be the id of an event: a non-negative integer, not \"\(text)\".")
