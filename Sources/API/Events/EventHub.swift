@@ -15,8 +15,9 @@ import Synchronization
 /// - **A stream** (``stream(tenantId:filter:lastEventId:)``) starts with `retry:`, then, when the client resumes
 ///   after a `Last-Event-ID`, replays the stored events after it (on a small pool of replay workers, never on the
 ///   server's event loop) before going live; without one it gets live events only.
-/// - **A slow client** never holds anyone up: writes go to the stream's bounded buffer; when it is full the
-///   server closes the stream and the hub forgets it (the client reconnects with `Last-Event-ID`).
+/// - **A slow client** never holds anyone up: writes go to the stream's bounded backlog; a live event that does not
+///   fit means the client fell behind, and the server closes the stream and the hub forgets it (the client
+///   reconnects with `Last-Event-ID`). A replay is paced to the client instead (see ``replay(_:)``).
 /// - **Heartbeats** (``start()``): a comment on every stream each `heartbeatInterval`, so proxies keep idle streams
 ///   open. ``stop()`` finishes every stream, for a graceful shutdown.
 ///
@@ -233,7 +234,7 @@ public final class EventHub: Sendable {
         }
         writer.onClose { self.unregister(subscriber) }
         if lastEventId != nil {
-            replayQueues[Int(subscriber.id % UInt64(replayQueues.count))].async { self.replay(subscriber) }
+            replayQueue(for: subscriber).async { self.replay(subscriber) }
         }
     }
 

@@ -103,7 +103,7 @@ extension EventLoop {
         _ = ResponseHead.write(
             into: &out, status: response.status, headers: response.headers, framing: chunked ? .chunked : .closeDelimited,
             keepAlive: false, version: request.version, date: dateCache.value, requestId: requestId)
-        let writer = ConnectionStreamWriter(loop: self, key: connection.key, chunked: chunked, limit: settings.maxStreamBuffer)
+        let writer = ConnectionStreamWriter(loop: self, key: connection.key, chunked: chunked, limit: settings.maxStreamBacklog)
         connection.phase = .streaming(writer)
         connection.pendingStream = stream
         connection.input = []

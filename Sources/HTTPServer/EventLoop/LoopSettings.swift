@@ -16,7 +16,8 @@ struct LoopSettings: Sendable {
     /// Milliseconds a closing connection keeps draining what the client still sends, so the kernel does not
     /// reset the connection under an answer the client has not read yet.
     let lingerTimeout: Int64 = 2000
-    let maxStreamBuffer: Int
+    /// Bytes a stream's unsent backlog may hold.
+    let maxStreamBacklog: Int
     let gzipMinimumSize: Int
 
     init(_ configuration: HTTPServerConfiguration) {
@@ -30,7 +31,7 @@ struct LoopSettings: Sendable {
         minimumBodyRate = max(0, configuration.minimumBodyRate)
         let (perWindow, overflow) = minimumBodyRate.multipliedReportingOverflow(by: Int(bodyRateWindow))
         minimumBytesPerWindow = overflow ? Int.max : perWindow / 1000
-        maxStreamBuffer = max(1, configuration.maxStreamBuffer)
+        maxStreamBacklog = max(1, configuration.maxStreamBacklog)
         gzipMinimumSize = max(0, configuration.gzipMinimumSize)
     }
 }
