@@ -35,7 +35,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Per streamed response: the most bytes written by the producer and not yet accepted by the socket (the
     /// stream's unsent backlog). A write that would pass it means the client fell behind: the stream is closed
     /// (see `HTTPStreamWriter`), so a client that stops reading costs at most this much. Producers with a lot to
-    /// send pace themselves to it with `HTTPStreamWriter.whenBacklog(atMost:_:)`.
+    /// send pace themselves to it with `HTTPStreamWriter.whenBacklog(atMost:_:)`. The kernel's send buffer of a
+    /// streaming connection is capped to match (`SO_SNDBUF` of half this, which Linux doubles), so that the kernel
+    /// does not hold megabytes for a client that stopped reading either.
     public var maxStreamBacklog: Int
     /// The smallest sized body the server gzips when the client accepts it.
     public var gzipMinimumSize: Int

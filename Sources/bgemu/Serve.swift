@@ -53,6 +53,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds of the body-rate window, and of the grace before the first check (env BGEMU_BODY_RATE_WINDOW). [default: 10]")
     var bodyRateWindow: Double?
 
+    @Option(help: "KiB an event stream may have written and not yet sent to its client; a client that falls further behind is disconnected and resumes with Last-Event-ID (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
+    var maxStreamBacklog: Int?
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ServiceConfiguration(
@@ -75,7 +78,9 @@ struct Serve: ParsableCommand {
                 << 20,
             requestTimeout: try Self.number(requestTimeout, "BGEMU_REQUEST_TIMEOUT", option: "request-timeout", in: 1...86_400) ?? 300,
             minimumBodyRate: try Self.number(minBodyRate, "BGEMU_MIN_BODY_RATE", option: "min-body-rate", in: 0...1 << 30) ?? 1024,
-            bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10)
+            bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10,
+            maxStreamBacklog: (try Self.number(
+                maxStreamBacklog, "BGEMU_MAX_STREAM_BACKLOG", option: "max-stream-backlog", in: 1...65_536) ?? 64) << 10)
         try Service(configuration: configuration).run()
     }
 

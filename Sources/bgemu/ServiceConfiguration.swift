@@ -29,12 +29,14 @@ struct ServiceConfiguration {
     var minimumBodyRate: Int
     /// Seconds over which the body rate is measured, and of the grace before the first measure.
     var bodyRateWindow: Double
+    /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.
+    var maxStreamBacklog: Int
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,
         threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int,
         maxStreamsPerTenant: Int, maxDevicesPerTenant: Int, maxUploadSize: Int, requestTimeout: Double = 300,
-        minimumBodyRate: Int = 1024, bodyRateWindow: Double = 10
+        minimumBodyRate: Int = 1024, bodyRateWindow: Double = 10, maxStreamBacklog: Int = 64 << 10
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -56,5 +58,6 @@ struct ServiceConfiguration {
         self.requestTimeout = requestTimeout
         self.minimumBodyRate = minimumBodyRate
         self.bodyRateWindow = bodyRateWindow
+        self.maxStreamBacklog = maxStreamBacklog
     }
 }

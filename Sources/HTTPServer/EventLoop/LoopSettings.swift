@@ -18,6 +18,8 @@ struct LoopSettings: Sendable {
     let lingerTimeout: Int64 = 2000
     /// Bytes a stream's unsent backlog may hold.
     let maxStreamBacklog: Int
+    /// The `SO_SNDBUF` a streaming connection asks for: half the backlog bound, at least 4 KiB.
+    var streamSendBuffer: Int { max(4096, maxStreamBacklog / 2) }
     let gzipMinimumSize: Int
 
     init(_ configuration: HTTPServerConfiguration) {
