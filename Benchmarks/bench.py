@@ -1213,7 +1213,16 @@ def bench_sse_backlog(ctx: Context, _shared: Server) -> list[Result]:
             advances += 1
             tcp_peak = max(tcp_peak, kernel_tcp_memory_kib() or 0)
         advance_s = time.perf_counter() - t0
-        time.sleep(3.0)  # delivery to the streams settles
+        # Delivery to the streams settles: until the server's descriptors and RSS (within 1 MiB) hold still for
+        # 3 s, at most 60 s.
+        settle_end, still_since = time.monotonic() + 60, time.monotonic()
+        last = (open_descriptors(pid), proc_status_kib(pid, "VmRSS") or 0)
+        while time.monotonic() < settle_end and time.monotonic() - still_since < 3:
+            time.sleep(0.25)
+            tcp_peak = max(tcp_peak, kernel_tcp_memory_kib() or 0)
+            now = (open_descriptors(pid), proc_status_kib(pid, "VmRSS") or 0)
+            if now[0] != last[0] or abs(now[1] - last[1]) > 1024:
+                last, still_since = now, time.monotonic()
         tcp_peak = max(tcp_peak, kernel_tcp_memory_kib() or 0)
         rss_during, fds_after = proc_status_kib(pid, "VmRSS"), open_descriptors(pid)
         peak = proc_status_kib(pid, "VmHWM") or 0  # the largest RSS the server ever had
