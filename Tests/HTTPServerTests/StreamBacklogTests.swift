@@ -67,6 +67,29 @@ import Testing
         #expect(writer.isOpen)
     }
 
+    @Test func anEndedStreamWhoseClientStopsReadingIsClosedAfterTheIdleTimeout() throws {
+        let probe = CoreTestProbe()
+        let server = try CoreTestServer(configure: { $0.idleTimeout = .seconds(1) }) { _, _ in HTTPResponse(body: probe.stream()) }
+        defer { server.stop() }
+        let client = try server.client(timeout: .seconds(10), receiveBufferSize: 4096)
+        try client.request("GET", "/events")
+        _ = try client.readHead()
+        let writer = try #require(probe.writer())
+        let block = [UInt8](repeating: UInt8(ascii: "x"), count: 4000)
+        // Fill the kernels' buffers until 40 KB wait on the server (more than the kernel ever frees by coalescing
+        // what it holds), then end the stream: its last chunk cannot go.
+        var written = 0
+        while written < 8_000_000, writer.backlog < 40_000, writer.write(block) {
+            written += block.count
+            usleep(500)
+        }
+        #expect(writer.backlog >= 40_000)
+        writer.finish()
+        usleep(2_600_000)  // past the idle timeout, checked once a second
+        let rest = try client.readUntilClose()
+        #expect(!String(decoding: rest.suffix(7), as: UTF8.self).hasSuffix("0\r\n\r\n"), "the server gave up on the last bytes")
+    }
+
     @Test func aBurstPastTheBoundWhileTheSocketTakesEverythingEndsWithACommentAndTheLastChunk() throws {
         let loop = try EventLoop(
             index: 0, settings: LoopSettings(HTTPServerConfiguration()), responder: HTTPClosureResponder { _, _ in .text("") },

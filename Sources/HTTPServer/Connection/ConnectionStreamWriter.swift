@@ -4,7 +4,7 @@ import Synchronization
 /// connection's loop, which takes the queue whenever the socket can accept more.
 ///
 /// **The backlog** is every byte written and not yet sent: the queue, plus what the loop took and the socket has
-/// not accepted yet (`inFlight`, reported by the loop after each send). It is bounded by `limit`: a write that would
+/// not accepted yet (`inFlight`, counted as the loop sends, under the lock). It is bounded by `limit`: a write that would
 /// take it past the limit means the client fell behind, and the stream ends (see `write(_:)`). Producers with much
 /// to send pace themselves with `whenBacklog(atMost:_:)`, so they never reach the limit.
 final class ConnectionStreamWriter: HTTPStreamWriter {
@@ -150,10 +150,8 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
             state.waiters = []
             if phase == .finishing {
                 if chunked { state.queue.append("0\r\n\r\n") }
-                if !state.flushScheduled {
-                    state.flushScheduled = true
-                    wake = true
-                }
+                state.flushScheduled = true
+                wake = true  // even when a flush is pending: the loop gives an ended stream a deadline
             } else {
                 state.queue = []
             }

@@ -43,6 +43,9 @@ extension EventLoop {
             }
             break
         }
-        if connections[Int(connection.fd)] === connection { updateInterest(connection) }
+        guard connections[Int(connection.fd)] === connection else { return }
+        // An ended stream whose last bytes wait for the socket gets the idle timeout to take them.
+        if case .streaming = connection.phase, !writer.isOpen, connection.deadline == .max { rearmTimer(connection) }
+        updateInterest(connection)
     }
 }

@@ -32,8 +32,14 @@ extension EventLoop {
             connection.phase = .closing
             flush(connection, &out)
             returnOutBuffer(&out)
-        case .streaming:
-            connection.deadline = .max
+        case .streaming(let writer):
+            // A stream runs without a deadline while open; one that ended (finished, or its client fell behind)
+            // and still has bytes the client does not take is closed after the idle timeout.
+            if writer.isOpen {
+                connection.deadline = .max
+            } else {
+                close(connection)
+            }
         default:
             // Idle keep-alive, a write the client stopped reading, or a linger that ran out.
             close(connection)
@@ -70,8 +76,8 @@ extension EventLoop {
                 }
                 connection.deadline = min(now + settings.idleTimeout, connection.requestDeadline, connection.rateCheckAt)
             }
-        case .streaming:
-            connection.deadline = .max
+        case .streaming(let writer):
+            connection.deadline = writer.isOpen ? .max : now + settings.idleTimeout
         case .closing:
             connection.deadline = now + settings.idleTimeout
         case .lingering:
