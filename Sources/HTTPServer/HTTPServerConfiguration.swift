@@ -21,7 +21,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// past it the server answers `408 Request Timeout` and closes.
     public var headerReadTimeout: Duration
     /// How long a keep-alive connection may sit idle between requests (and how long a body or a write
-    /// may stall) before the server closes it.
+    /// may stall, a streamed response's included: a stream whose client takes none of the bytes waiting for it for
+    /// this long is closed) before the server closes it.
     public var idleTimeout: Duration
     /// How long a client may take to send a whole request, head and body, from its first byte: past it the
     /// server answers `408 Request Timeout` and closes. It bounds a body sent just above `minimumBodyRate`.

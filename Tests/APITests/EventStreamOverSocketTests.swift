@@ -6,8 +6,9 @@ import Testing
 @testable import API
 @testable import HTTPServer
 
-/// Event streams through the real server and SQLite, read over a socket by a slow client: the stream's unsent backlog
-/// stays within `maxStreamBacklog` while a history far larger is replayed.
+/// Event streams through the real server and SQLite, read over a socket: the stream's unsent backlog stays within
+/// `maxStreamBacklog` while a history far larger is replayed to a slow client, or a burst far larger reaches a fast
+/// one, and neither is disconnected.
 @Suite struct EventStreamOverSocketTests {
     @Test func aResumedStreamReplays20000StoredEventsToASlowReaderWithin16KiBWithoutGapOrRepeat() throws {
         let harness = try EventTestHarness()
@@ -51,15 +52,50 @@ import Testing
     }
 }
 
-/// A blocking loopback client that reads as slowly as the test asks, with a small receive buffer.
+extension EventStreamOverSocketTests {
+    @Test func aBurstOf5000EventsFarLargerThanA16KiBBoundReachesAFastReaderWholeWithoutADisconnect() throws {
+        let harness = try EventTestHarness()
+        let tenant = try harness.makeTenant("fast")
+        let device = try harness.makeDevice(key: tenant.key)
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
+        configuration.maxStreamBacklog = 16 * 1024
+        let server = HTTPServer(
+            configuration: configuration, responder: harness.responder,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        defer {
+            server.shutdown(gracePeriod: .seconds(1))
+            server.waitUntilStopped()
+        }
+        let client = try SocketClient(port: server.localPort, receiveBufferSize: nil)
+        try client.send("GET /v1/events HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(tenant.key)\r\nAccept: text/event-stream\r\n\r\n")
+        while !client.tail.contains("retry:") { guard try client.read(upTo: 4096) else { break } }
+        // One commit, one publish: 5,000 events (about 1 MB) for the stream at once.
+        try harness.record(
+            (0..<5000).map { testEvent("burst", data: ["n": .int(Int64($0))]) }, deviceId: device, tenantId: tenant.id)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard try client.read(upTo: 65536) else { break }
+            if let start = client.tail.range(of: "id: 5000\n"), client.tail[start.upperBound...].contains("\n\n\r\n") { break }
+        }
+        let body = try #require(client.chunkedBody())
+        let stream = SSEStream(String(decoding: body, as: UTF8.self))
+        #expect(stream.events.compactMap { $0.id.flatMap { Int64($0) } } == Array(1...5000))
+        #expect(stream.comments.allSatisfy { !$0.hasPrefix("stream closed") })
+        #expect(harness.hub.subscriberCount == 1, "the stream was never closed for the burst")
+    }
+}
+
+/// A blocking loopback client that reads as slowly as the test asks, with a small receive buffer if asked.
 final class SocketClient {
     let fd: Int32
     private(set) var received: [UInt8] = []
 
-    init(port: Int, receiveBufferSize: Int32) throws {
+    init(port: Int, receiveBufferSize: Int32?) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var size = receiveBufferSize
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        if var size = receiveBufferSize {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var tv = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()

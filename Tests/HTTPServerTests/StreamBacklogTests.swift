@@ -6,8 +6,9 @@ import Testing
 @testable import HTTPServer
 
 /// A stream's unsent backlog (queued by the producer, or taken by the loop and not yet accepted by the socket) is
-/// bounded by `maxStreamBacklog`: a client that falls behind it is disconnected, and a producer that paces itself on
-/// `whenBacklog(atMost:_:)` reaches a slow client without ever being refused.
+/// bounded by `maxStreamBacklog`: a write past it disconnects the client, a producer that paces itself on
+/// `whenBacklog(atMost:_:)` reaches a slow client without ever being refused, and a client that takes nothing of
+/// what waits for it for the idle timeout is disconnected.
 @Suite struct StreamBacklogTests {
     @Test func aClientThatStopsReadingIsDisconnectedWithNoMoreThanTheBacklogBoundDropped() throws {
         let probe = CoreTestProbe()
@@ -65,6 +66,33 @@ import Testing
         #expect(!producer.wasRefused)
         #expect(producer.largestBacklog <= limit / 2 + 700 + 20)
         #expect(writer.isOpen)
+    }
+
+    @Test func aStreamWhoseClientTakesNothingForTheIdleTimeoutIsClosedAndAnIdleOneIsNot() throws {
+        let probe = CoreTestProbe()
+        let server = try CoreTestServer(configure: { $0.idleTimeout = .seconds(1) }) { _, _ in HTTPResponse(body: probe.stream()) }
+        defer { server.stop() }
+        let idle = try server.client(receiveBufferSize: 4096)
+        try idle.request("GET", "/events")
+        _ = try idle.readHead()
+        let stalled = try server.client(timeout: .seconds(10), receiveBufferSize: 4096)
+        try stalled.request("GET", "/events")
+        _ = try stalled.readHead()
+        let idleWriter = try #require(probe.writer(0))
+        let writer = try #require(probe.writer(1))
+        // A producer paced on the backlog writes until bytes wait, then waits for them to drain; they never do.
+        let block = [UInt8](repeating: UInt8(ascii: "x"), count: 4000)
+        var written = 0
+        while written < 8_000_000, writer.backlog < 40_000, writer.write(block) {
+            written += block.count
+            usleep(500)
+        }
+        #expect(writer.isOpen)
+        #expect(coreWaitUntil(timeout: .seconds(4)) { !writer.isOpen }, "a client taking nothing is disconnected")
+        #expect(probe.closeCount == 1)
+        #expect(idleWriter.isOpen, "a stream with nothing waiting has no deadline")
+        #expect(idleWriter.write(Array("data: still here\n\n".utf8)))
+        #expect(try idle.readChunk() == Array("data: still here\n\n".utf8))
     }
 
     @Test func anEndedStreamWhoseClientStopsReadingIsClosedAfterTheIdleTimeout() throws {

@@ -3,7 +3,8 @@ import Foundation
 import HTTPServer
 
 extension EventHub {
-    /// Replays the stored events after the subscriber's `Last-Event-ID`, page by page and only as fast as the client
+    /// Replays the stored events after the subscriber's `Last-Event-ID` (or, for a live stream whose backlog had no
+    /// room for an event, after the last event it wrote: a catch-up), page by page and only as fast as the client
     /// reads them, then hands over to the live events buffered meanwhile (runs on the subscriber's replay queue).
     ///
     /// **Paced**: the replay keeps the stream's unsent backlog within half its limit (`highWater`). When the next

@@ -13,7 +13,8 @@ struct EncodedEvent: Sendable {
 ///
 /// A stream resuming after a `Last-Event-ID` starts **replaying**: the hub's replay worker writes the stored events
 /// page by page, only as fast as the client reads them (within half the stream's backlog limit), while live events
-/// delivered meanwhile are kept in a bounded buffer; at the hand-off the buffered
+/// delivered meanwhile are kept in a bounded buffer; a live stream whose next event does not fit in its backlog (a
+/// burst, or a client that stopped reading) goes back to replaying, from the store, at the client's pace; at the hand-off the buffered
 /// events not already replayed are written and the stream goes **live**. `lastSentId` (under ``state``) is the one
 /// rule against repeats: nothing with an id at or below it is ever written again.
 final class EventSubscriber: Sendable {
@@ -56,6 +57,8 @@ final class EventSubscriber: Sendable {
     /// The most bytes of live events kept while replaying: half the stream's backlog limit, so that a replaying
     /// stream holds no more than a live one.
     let bufferByteLimit: Int
+    /// How full live events may fill the backlog: the bound, less room for heartbeats.
+    let liveCeiling: Int
 
     let id: UInt64
     let tenantId: String
@@ -71,20 +74,34 @@ final class EventSubscriber: Sendable {
         self.tenantId = tenantId
         self.filter = filter
         self.writer = writer
-        bufferByteLimit = writer.backlogLimit == .max ? .max : writer.backlogLimit / 2
+        let limit = writer.backlogLimit
+        bufferByteLimit = limit == .max ? .max : limit / 2
+        liveCeiling = limit == .max ? .max : max(limit / 2, limit - 1024)
         state = Mutex(State(phase: lastEventId == nil ? .live : .replaying, lastSentId: lastEventId ?? watermark))
     }
 
     var phase: Phase { state.withLock { $0.phase } }
     var lastSentId: Int64 { state.withLock { $0.lastSentId } }
 
+    /// What became of a live event offered to the stream.
+    enum Offer: Equatable {
+        /// Written, buffered, or already sent.
+        case taken
+        /// It did not fit within the stream's backlog bound: the stream now catches up from the store, paced to the
+        /// client (the hub starts a replay), from the last event it wrote.
+        case catchUp
+        /// The stream is gone.
+        case closed
+    }
+
     /// A live event of this subscriber's tenant that passed its filter: written when live, buffered when replaying.
-    /// False when the stream is closed (the hub then forgets it).
-    func offer(_ event: EncodedEvent) -> Bool {
+    /// A live event that does not fit in the backlog (a burst larger than the bound, or a client that stopped
+    /// reading) is not written: the stream goes back to replaying, so that the backlog never passes its bound.
+    func offer(_ event: EncodedEvent) -> Offer {
         state.withLock { state in
             switch state.phase {
             case .closed:
-                return false
+                return .closed
             case .replaying:
                 if event.id > state.lastSentId && !state.bufferOverflowed {
                     if state.buffer.count < Self.bufferLimit, state.bufferBytes + event.bytes.count <= bufferByteLimit {
@@ -96,9 +113,18 @@ final class EventSubscriber: Sendable {
                         state.bufferOverflowed = true
                     }
                 }
-                return true
+                return .taken
             case .live:
-                return Self.write(event, &state, writer)
+                guard event.id > state.lastSentId else { return .taken }
+                let backlog = writer.backlog
+                if backlog > 0, event.bytes.count > liveCeiling - backlog {
+                    state.phase = .replaying
+                    state.buffer = []
+                    state.bufferBytes = 0
+                    state.bufferOverflowed = false
+                    return .catchUp
+                }
+                return Self.write(event, &state, writer) ? .taken : .closed
             }
         }
     }

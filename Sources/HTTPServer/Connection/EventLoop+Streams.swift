@@ -44,8 +44,15 @@ extension EventLoop {
             break
         }
         guard connections[Int(connection.fd)] === connection else { return }
-        // An ended stream whose last bytes wait for the socket gets the idle timeout to take them.
-        if case .streaming = connection.phase, !writer.isOpen, connection.deadline == .max { rearmTimer(connection) }
+        if case .streaming = connection.phase {
+            if writer.isOpen, !connection.hasPendingOutput {
+                connection.deadline = .max
+            } else if connection.deadline == .max {
+                // Bytes wait for the socket (or an ended stream's last ones): the client has the idle timeout to
+                // take some; each send that makes progress re-arms it.
+                rearmTimer(connection)
+            }
+        }
         updateInterest(connection)
     }
 }

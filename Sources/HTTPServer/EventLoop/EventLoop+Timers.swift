@@ -33,9 +33,10 @@ extension EventLoop {
             flush(connection, &out)
             returnOutBuffer(&out)
         case .streaming(let writer):
-            // A stream runs without a deadline while open; one that ended (finished, or its client fell behind)
-            // and still has bytes the client does not take is closed after the idle timeout.
-            if writer.isOpen {
+            // A stream runs without a deadline while the client takes what it is sent. One whose client took
+            // nothing for the idle timeout while bytes waited (it stopped reading), or that ended and whose last
+            // bytes were not taken, is closed.
+            if writer.isOpen, !connection.hasPendingOutput {
                 connection.deadline = .max
             } else {
                 close(connection)
@@ -77,7 +78,8 @@ extension EventLoop {
                 connection.deadline = min(now + settings.idleTimeout, connection.requestDeadline, connection.rateCheckAt)
             }
         case .streaming(let writer):
-            connection.deadline = writer.isOpen ? .max : now + settings.idleTimeout
+            // The idle timeout runs while bytes wait for the socket (re-armed by each send that makes progress).
+            connection.deadline = writer.isOpen && !connection.hasPendingOutput ? .max : now + settings.idleTimeout
         case .closing:
             connection.deadline = now + settings.idleTimeout
         case .lingering:
