@@ -53,7 +53,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds of the body-rate window, and of the grace before the first check (env BGEMU_BODY_RATE_WINDOW). [default: 10]")
     var bodyRateWindow: Double?
 
-    @Option(help: "KiB an event stream may have written and not yet sent to its client; a client that falls further behind is disconnected and resumes with Last-Event-ID (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
+    @Option(help: "KiB an event stream may have written and not yet sent to its client; past it the stream catches up from the event log at the client's pace (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
     var maxStreamBacklog: Int?
 
     func run() throws {
