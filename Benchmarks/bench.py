@@ -1464,6 +1464,166 @@ def bench_noisy_neighbour(ctx: Context, server: Server) -> list[Result]:
 
 
 # --------------------------------------------------------------------------------------------------
+# sse-backlog: 1,000 event streams that never read while a scripted app's clock advances: the server's memory
+
+BACKLOG_STREAMS = 1_000
+BACKLOG_RCVBUF = 4096  # each client's receive buffer: small, so the kernels hold little for the server
+BACKLOG_EVENTS = 30_000  # events generated at least: some 10 MB per stream, ~150 times a 64 KiB backlog bound
+BACKLOG_APPS = 10
+BACKLOG_TARGET_MIB = 200  # the issue's target for the server's RSS, in all
+BACKLOG_SETTLE_SECONDS = 75  # how long to wait for the disconnects: the server's idle timeout (60 s) and a sweep
+
+
+def _open_unread_stream(port: int, token: str) -> socket.socket:
+    """An event stream whose socket has a small receive buffer and is never read after the head and `retry:`."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, BACKLOG_RCVBUF)  # before connect: sets the window
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(f"GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
+                 "Accept: text/event-stream\r\n\r\n".encode())
+    answer = b""
+    while b"retry:" not in answer:
+        chunk = sock.recv(4096)
+        if not chunk:
+            raise RuntimeError(f"the server closed a stream before its head: {answer[:200]!r}")
+        answer += chunk
+    if not answer.startswith(b"HTTP/1.1 200"):
+        status_line = answer.split(b"\r\n", 1)[0]
+        raise RuntimeError(f"a stream was answered {status_line!r}")
+    return sock
+
+
+def _read_to_end(socks: list[socket.socket], seconds: float) -> tuple[int, int]:
+    """Reads every socket until the server closed it or `seconds` passed; (closed by the server, closed with the
+    fell-behind comment)."""
+    sel = selectors.DefaultSelector()
+    tails: dict[socket.socket, bytes] = {}
+    noticed: set[socket.socket] = set()
+    for sock in socks:
+        sock.setblocking(False)
+        sel.register(sock, selectors.EVENT_READ)
+        tails[sock] = b""
+    closed = 0
+    deadline = time.monotonic() + seconds
+    while tails and time.monotonic() < deadline:
+        for key, _ in sel.select(timeout=0.5):
+            sock = key.fileobj
+            try:
+                data = sock.recv(262144)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                data = b""
+            if data:
+                tail = tails[sock] + data
+                if b": stream closed:" in tail:
+                    noticed.add(sock)
+                tails[sock] = tail[-256:]
+                continue
+            closed += 1
+            sel.unregister(sock)
+            del tails[sock]
+    sel.close()
+    return closed, len(noticed)
+
+
+@benchmark("sse-backlog", server="bgemu", wrk=False,
+           about=f"{BACKLOG_STREAMS:,} event streams that never read ({BACKLOG_RCVBUF} B receive buffers) while a "
+                 f"scripted app's clock advances (>= {BACKLOG_EVENTS:,} events): server RSS before / during / after "
+                 f"(target <= {BACKLOG_TARGET_MIB} MiB) and the streams disconnected for falling behind (up to "
+                 f"{BACKLOG_SETTLE_SECONDS} s)")
+def bench_sse_backlog(ctx: Context, _shared: Server) -> list[Result]:
+    raise_descriptor_limit(BACKLOG_STREAMS + 256)
+    server = start_bgemu(ctx, "bgemu-backlog")  # its own server: its RSS is this benchmark's alone
+    pid, token = server.process.pid, server.info["api_key"]
+    client = KeepAliveClient(server.port, token)
+    socks: list[socket.socket] = []
+    try:
+        device = client.call("POST", "/v1/devices", {"name": "backlog", "seed": 1})
+        base = f"/v1/devices/{device['id']}/apps"
+        for a in range(BACKLOG_APPS):
+            bundle = f"com.example.backlog{a}"
+            client.call("POST", base, _app_body(bundle))
+            client.call("POST", f"{base}/{bundle}/launch")
+            client.call("PUT", f"{base}/{bundle}/fetch-interval", {"interval": "minimum"})
+            client.call("POST", f"{base}/{bundle}/task-requests", {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
+            client.call("POST", f"{base}/{bundle}/background")
+        time.sleep(0.5)
+        rss_base, tcp_base = proc_status_kib(pid, "VmRSS"), kernel_tcp_memory_kib()
+        print(f"  opening {BACKLOG_STREAMS:,} streams that never read ...", flush=True)
+        for _ in range(BACKLOG_STREAMS):
+            socks.append(_open_unread_stream(server.port, token))
+        time.sleep(1.0)
+        rss_idle, fds_open, tcp_idle = proc_status_kib(pid, "VmRSS"), open_descriptors(pid), kernel_tcp_memory_kib()
+        print(f"  advancing the clock until >= {BACKLOG_EVENTS:,} events flowed ...", flush=True)
+        events, advances, t0 = 0, 0, time.perf_counter()
+        tcp_peak = tcp_idle or 0
+        while events < BACKLOG_EVENTS and advances < 500:
+            answer = client.call("POST", f"/v1/devices/{device['id']}/clock/advance", {"seconds": 86_400})
+            events += int(answer["eventsEmitted"])
+            advances += 1
+            tcp_peak = max(tcp_peak, kernel_tcp_memory_kib() or 0)
+        advance_s = time.perf_counter() - t0
+        time.sleep(3.0)  # delivery to the streams settles
+        rss_during = proc_status_kib(pid, "VmRSS")
+        # A stream whose client takes nothing for the server's idle timeout (60 s) is disconnected: wait for every
+        # stream to be, or for BACKLOG_SETTLE_SECONDS.
+        print(f"  waiting up to {BACKLOG_SETTLE_SECONDS} s for the server to disconnect the streams ...", flush=True)
+        settle_end, fds_after = time.monotonic() + BACKLOG_SETTLE_SECONDS, open_descriptors(pid)
+        while time.monotonic() < settle_end and fds_open is not None and fds_after is not None \
+                and fds_open - fds_after < BACKLOG_STREAMS:
+            time.sleep(0.5)
+            tcp_peak = max(tcp_peak, kernel_tcp_memory_kib() or 0)
+            fds_after = open_descriptors(pid)
+        settle_s = BACKLOG_SETTLE_SECONDS - max(0.0, settle_end - time.monotonic())
+        tcp_peak = max(tcp_peak, kernel_tcp_memory_kib() or 0)
+        rss_settled = proc_status_kib(pid, "VmRSS")
+        peak = proc_status_kib(pid, "VmHWM") or 0  # the largest RSS the server ever had
+        disconnected = None if fds_open is None or fds_after is None else fds_open - fds_after
+        print("  reading the streams to see which the server closed ...", flush=True)
+        closed, noticed = _read_to_end(socks, 20.0)
+        for sock in socks:
+            sock.close()
+        socks = []
+        time.sleep(2.0)
+        rss_after = proc_status_kib(pid, "VmRSS")
+    finally:
+        client.close()
+        for sock in socks:
+            sock.close()
+        ctx.stop(server.process)
+
+    def m(kib: int | None) -> str:
+        return "?" if kib is None else f"{kib / 1024:.1f}"
+    idle_cost = None if rss_idle is None or rss_base is None else (rss_idle - rss_base) / BACKLOG_STREAMS
+    verdict = "met" if peak / 1024 <= BACKLOG_TARGET_MIB else "NOT met"
+    print(f"  server RSS: before {m(rss_base)} MiB, {BACKLOG_STREAMS:,} idle streams {m(rss_idle)} MiB "
+          f"({idle_cost:.1f} KiB each), peak (VmHWM) {m(peak)} MiB, 3 s after the events {m(rss_during)}, "
+          f"after the disconnects {m(rss_settled)}, clients closed {m(rss_after)} MiB; "
+          f"target <= {BACKLOG_TARGET_MIB} MiB in all: {verdict}", flush=True)
+    print(f"  {events:,} events in {advances} advances ({advance_s:.1f} s); disconnected for falling behind: "
+          f"{disconnected} of {BACKLOG_STREAMS:,} within {settle_s:.0f} s of the events (server descriptors), "
+          f"{closed} seen closed by the client "
+          f"({noticed} with the closing comment); kernel TCP memory {m(tcp_base)} -> {m(tcp_idle)} -> peak "
+          f"{m(tcp_peak)} MiB", flush=True)
+    result = Result(benchmark="sse-backlog", target=f"{BACKLOG_STREAMS:,} unread streams, {events:,} events",
+                    connections=BACKLOG_STREAMS, requests_per_second=None, p99_ms=None, duration_s=advance_s)
+    result.extra.update({
+        "server RSS before MiB": mib(rss_base), "server RSS with idle streams MiB": mib(rss_idle),
+        "RSS per idle stream KiB": idle_cost, "server RSS peak during events MiB": mib(peak),
+        "server RSS 3 s after the events MiB": mib(rss_during),
+        "server RSS after the disconnects MiB": mib(rss_settled), "seconds until disconnected": settle_s,
+        "server RSS after the clients closed MiB": mib(rss_after), "target MiB": BACKLOG_TARGET_MIB,
+        "target met": peak / 1024 <= BACKLOG_TARGET_MIB, "events": events,
+        "streams disconnected (server descriptors)": disconnected, "streams seen closed": closed,
+        "streams closed with the comment": noticed,
+        "kernel TCP memory before / idle / peak MiB": f"{m(tcp_base)} / {m(tcp_idle)} / {m(tcp_peak)}",
+    })
+    return [result]
+
+
+# --------------------------------------------------------------------------------------------------
 # Setup, machine, report
 
 

@@ -42,7 +42,9 @@ public struct HTTPBodyStream: Sendable {
 }
 
 /// The producer's side of a streamed body. Writes are queued and flushed by the connection's event loop, so a
-/// slow client never blocks the producer: past the server's per-stream buffer limit the stream is closed instead.
+/// slow client never blocks the producer: a write that would take the stream's unsent backlog past
+/// `backlogLimit` closes the stream instead (the client fell behind). A producer with a lot to send (a replay)
+/// paces itself with `backlog` and `whenBacklog(atMost:_:)` instead of writing everything at once.
 public protocol HTTPStreamWriter: AnyObject, Sendable {
     /// Queues `bytes` for the client; false when the stream is already closed (nothing is queued then).
     @discardableResult func write(_ bytes: [UInt8]) -> Bool
@@ -53,4 +55,24 @@ public protocol HTTPStreamWriter: AnyObject, Sendable {
     /// Registers `handler` to run once when the stream ends for any reason: finished, client gone, buffer
     /// overflow or server shutdown. Runs at once when the stream has already ended.
     func onClose(_ handler: @escaping @Sendable () -> Void)
+    /// Bytes written and not yet handed to the socket (queued, or taken by the loop and not sent yet).
+    var backlog: Int { get }
+    /// The most bytes `backlog` may reach: a write past it closes the stream (one write into an empty backlog
+    /// is always taken, however large). `Int.max` when unbounded.
+    var backlogLimit: Int { get }
+    /// Runs `handler` once, on whichever thread sees it, when `backlog` is at most `threshold`: at once if it is
+    /// already. Never runs once the stream has ended (`onClose` says so). Keep the handler short: it may run on
+    /// the server's event loop.
+    func whenBacklog(atMost threshold: Int, _ handler: @escaping @Sendable () -> Void)
+}
+
+extension HTTPStreamWriter {
+    /// A writer that does not count its backlog has none.
+    public var backlog: Int { 0 }
+    /// A writer that does not count its backlog has no limit.
+    public var backlogLimit: Int { .max }
+    /// A writer without a backlog is always drained.
+    public func whenBacklog(atMost threshold: Int, _ handler: @escaping @Sendable () -> Void) {
+        if isOpen { handler() }
+    }
 }

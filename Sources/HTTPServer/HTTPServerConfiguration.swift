@@ -21,7 +21,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// past it the server answers `408 Request Timeout` and closes.
     public var headerReadTimeout: Duration
     /// How long a keep-alive connection may sit idle between requests (and how long a body or a write
-    /// may stall) before the server closes it.
+    /// may stall, a streamed response's included: a stream whose client takes none of the bytes waiting for it for
+    /// this long is closed) before the server closes it.
     public var idleTimeout: Duration
     /// How long a client may take to send a whole request, head and body, from its first byte: past it the
     /// server answers `408 Request Timeout` and closes. It bounds a body sent just above `minimumBodyRate`.
@@ -32,9 +33,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var minimumBodyRate: Int
     /// The window over which `minimumBodyRate` is measured, and the grace period before the first measure.
     public var bodyRateWindow: Duration
-    /// Per streamed response: how many bytes may be queued for a slow client before the stream is closed
-    /// and the connection dropped.
-    public var maxStreamBuffer: Int
+    /// Per streamed response: the most bytes written by the producer and not yet accepted by the socket (the
+    /// stream's unsent backlog). A write that would pass it means the client fell behind: the stream is closed
+    /// (see `HTTPStreamWriter`), so a client that stops reading costs at most this much. Producers with a lot to
+    /// send pace themselves to it with `HTTPStreamWriter.whenBacklog(atMost:_:)`. The kernel's send buffer of a
+    /// streaming connection is capped to match (`SO_SNDBUF` of half this, which Linux doubles), so that the kernel
+    /// does not hold megabytes for a client that stopped reading either.
+    public var maxStreamBacklog: Int
     /// The smallest sized body the server gzips when the client accepts it.
     public var gzipMinimumSize: Int
     /// The listen backlog passed to `listen(2)`.
@@ -52,7 +57,7 @@ public struct HTTPServerConfiguration: Sendable {
         requestTimeout: Duration = .seconds(60),
         minimumBodyRate: Int = 1024,
         bodyRateWindow: Duration = .seconds(10),
-        maxStreamBuffer: Int = 1 << 20,
+        maxStreamBacklog: Int = 64 * 1024,
         gzipMinimumSize: Int = 1024,
         backlog: Int32 = 1024,
         bodySizeLimit: (@Sendable (_ method: HTTPMethod, _ path: String) -> Int?)? = nil
@@ -67,7 +72,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.minimumBodyRate = minimumBodyRate
         self.bodyRateWindow = bodyRateWindow
-        self.maxStreamBuffer = maxStreamBuffer
+        self.maxStreamBacklog = maxStreamBacklog
         self.gzipMinimumSize = gzipMinimumSize
         self.backlog = backlog
         self.bodySizeLimit = bodySizeLimit

@@ -71,6 +71,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Also serve GET /metrics without a token on 127.0.0.1 at this port (env BGEMU_METRICS_PORT); /metrics on the main port needs the admin token. [default: off]")
     var metricsPort: Int?
 
+    @Option(help: "KiB an event stream may have written and not yet sent to its client; past it the stream catches up from the event log at the client's pace (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
+    var maxStreamBacklog: Int?
+
     func run() throws {
         // Before any thread starts, so that every thread inherits it.
         TerminationSignals.block()
@@ -97,7 +100,9 @@ struct Serve: ParsableCommand {
             minimumBodyRate: try Self.number(minBodyRate, "BGEMU_MIN_BODY_RATE", option: "min-body-rate", in: 0...1 << 30) ?? 1024,
             bodyRateWindow: try Self.number(bodyRateWindow, "BGEMU_BODY_RATE_WINDOW", option: "body-rate-window", in: 1...3600) ?? 10,
             rateLimit: try Self.number(rateLimit, "BGEMU_RATE_LIMIT", option: "rate-limit", in: 0...1_000_000) ?? 1000,
-            rateBurst: try Self.number(rateBurst, "BGEMU_RATE_BURST", option: "rate-burst", in: 0...100_000_000) ?? 2000)
+            rateBurst: try Self.number(rateBurst, "BGEMU_RATE_BURST", option: "rate-burst", in: 0...100_000_000) ?? 2000,
+            maxStreamBacklog: (try Self.number(
+                maxStreamBacklog, "BGEMU_MAX_STREAM_BACKLOG", option: "max-stream-backlog", in: 1...65_536) ?? 64) << 10)
         var configured = configuration
         configured.eventRetentionDays = try Self.number(
             eventRetentionDays, "BGEMU_EVENT_RETENTION_DAYS", option: "event-retention-days", in: 0...36_500) ?? 0

@@ -67,6 +67,7 @@ struct Service {
         serverConfiguration.requestTimeout = .milliseconds(Int(configuration.requestTimeout * 1000))
         serverConfiguration.minimumBodyRate = configuration.minimumBodyRate
         serverConfiguration.bodyRateWindow = .milliseconds(Int(configuration.bodyRateWindow * 1000))
+        serverConfiguration.maxStreamBacklog = configuration.maxStreamBacklog
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)

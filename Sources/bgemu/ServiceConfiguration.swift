@@ -41,12 +41,15 @@ struct ServiceConfiguration {
     var rateBurst: Int
     /// The loopback port of the token-free metrics listener; nil: none (`/metrics` on the main port only).
     var metricsPort: Int? = nil
+    /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.
+    var maxStreamBacklog: Int
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,
         threads: Int?, logLevel: String, sseHeartbeat: Double, maxStreams: Int,
         maxStreamsPerTenant: Int, maxDevicesPerTenant: Int, maxUploadSize: Int, requestTimeout: Double = 300,
-        minimumBodyRate: Int = 1024, bodyRateWindow: Double = 10, rateLimit: Double = 1000, rateBurst: Int = 2000
+        minimumBodyRate: Int = 1024, bodyRateWindow: Double = 10, rateLimit: Double = 1000, rateBurst: Int = 2000,
+        maxStreamBacklog: Int = 64 << 10
     ) throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \"\(logLevel)\".")
@@ -70,5 +73,6 @@ struct ServiceConfiguration {
         self.bodyRateWindow = bodyRateWindow
         self.rateLimit = rateLimit
         self.rateBurst = rateBurst
+        self.maxStreamBacklog = maxStreamBacklog
     }
 }

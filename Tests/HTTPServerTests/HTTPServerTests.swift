@@ -185,7 +185,7 @@ import Testing
 
     @Test func overflowingStreamIsClosed() throws {
         let probe = CoreTestProbe()
-        let server = try CoreTestServer(configure: { $0.maxStreamBuffer = 16 * 1024 }) { _, _ in HTTPResponse(body: probe.stream()) }
+        let server = try CoreTestServer(configure: { $0.maxStreamBacklog = 16 * 1024 }) { _, _ in HTTPResponse(body: probe.stream()) }
         defer { server.stop() }
         let client = try server.client(receiveBufferSize: 4096)
         try client.request("GET", "/events")

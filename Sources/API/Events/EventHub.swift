@@ -15,8 +15,11 @@ import Synchronization
 /// - **A stream** (``stream(tenantId:filter:lastEventId:)``) starts with `retry:`, then, when the client resumes
 ///   after a `Last-Event-ID`, replays the stored events after it (on a small pool of replay workers, never on the
 ///   server's event loop) before going live; without one it gets live events only.
-/// - **A slow client** never holds anyone up: writes go to the stream's bounded buffer; when it is full the
-///   server closes the stream and the hub forgets it (the client reconnects with `Last-Event-ID`).
+/// - **A slow client** never holds anyone up, nor much memory: writes go to the stream's bounded backlog. A live event
+///   that does not fit (a burst larger than the bound, or a client that stopped reading) is not written; the stream
+///   catches up from the store instead, paced to what the client reads (see ``replay(_:)``). A client that takes
+///   nothing for the server's idle timeout is disconnected by the server, and the hub forgets it (it reconnects with
+///   `Last-Event-ID`).
 /// - **Heartbeats** (``start()``): a comment on every stream each `heartbeatInterval`, so proxies keep idle streams
 ///   open. ``stop()`` finishes every stream, for a graceful shutdown.
 ///
@@ -179,7 +182,11 @@ public final class EventHub: Sendable {
                 for subscriber in streams.values where subscriber.filter.matches(event) {
                     if encoded == nil { encoded = encode(event, encoder) }
                     guard let encoded else { break }
-                    if !subscriber.offer(encoded) { unregister(subscriber) }
+                    switch subscriber.offer(encoded) {
+                    case .taken: break
+                    case .catchUp: replayQueue(for: subscriber).async { self.replay(subscriber) }
+                    case .closed: unregister(subscriber)
+                    }
                 }
             }
         }
@@ -233,7 +240,7 @@ public final class EventHub: Sendable {
         }
         writer.onClose { self.unregister(subscriber) }
         if lastEventId != nil {
-            replayQueues[Int(subscriber.id % UInt64(replayQueues.count))].async { self.replay(subscriber) }
+            replayQueue(for: subscriber).async { self.replay(subscriber) }
         }
     }
 

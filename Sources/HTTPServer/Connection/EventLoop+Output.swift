@@ -28,8 +28,15 @@ extension EventLoop {
     /// The socket became writable: send what is pending.
     func handleWritable(_ connection: Connection) {
         if connection.hasPendingOutput {
-            let sent = connection.output.withUnsafeBytes {
-                sendAvailable(connection.fd, UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]))
+            var sent = 0
+            // A stream's writer counts what is still unsent (its backlog) as the socket takes it.
+            if let writer = connection.streamWriter {
+                _ = writer.sendInFlight {
+                    sent = sendPending(connection)
+                    return sent < 0 ? -1 : connection.output.count - connection.outputOffset - sent
+                }
+            } else {
+                sent = sendPending(connection)
             }
             guard sent >= 0 else {
                 close(connection)
@@ -47,6 +54,13 @@ extension EventLoop {
         }
         outputDrained(connection)
         if connections[Int(connection.fd)] === connection { updateInterest(connection) }
+    }
+
+    /// Sends as much of the connection's pending output as the socket takes; -1 when the connection is broken.
+    private func sendPending(_ connection: Connection) -> Int {
+        connection.output.withUnsafeBytes {
+            sendAvailable(connection.fd, UnsafeRawBufferPointer(rebasing: $0[connection.outputOffset...]))
+        }
     }
 
     /// Everything queued is on the wire: close, linger, take more of a stream, or wait for the next request.

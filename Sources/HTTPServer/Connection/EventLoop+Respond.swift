@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 
 extension EventLoop {
@@ -103,10 +104,19 @@ extension EventLoop {
         _ = ResponseHead.write(
             into: &out, status: response.status, headers: response.headers, framing: chunked ? .chunked : .closeDelimited,
             keepAlive: false, version: request.version, date: dateCache.value, requestId: requestId)
-        let writer = ConnectionStreamWriter(loop: self, key: connection.key, chunked: chunked, limit: settings.maxStreamBuffer)
+        let writer = ConnectionStreamWriter(loop: self, key: connection.key, chunked: chunked, limit: settings.maxStreamBacklog)
+        boundSendBuffer(of: connection)
         connection.phase = .streaming(writer)
         connection.pendingStream = stream
         connection.input = []
+    }
+
+    /// Caps the kernel's send buffer of a connection that starts streaming: left to autotuning, a socket whose
+    /// client stops reading grows it to megabytes (`tcp_wmem`), memory the backlog bound would not count. Half
+    /// the backlog bound is asked for; Linux doubles it for its bookkeeping (socket(7)).
+    private func boundSendBuffer(of connection: Connection) {
+        var size = Int32(clamping: settings.streamSendBuffer)
+        _ = setsockopt(connection.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// The server's own answer to a request it could not read: a problem document, then close.

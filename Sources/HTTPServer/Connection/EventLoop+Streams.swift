@@ -12,27 +12,27 @@ extension EventLoop {
     }
 
     /// Moves a stream's queued bytes to the socket while it takes them; closes the connection once the stream
-    /// finished and everything is sent, or at once when it overflowed or was closed. What the socket will not
-    /// take waits on the connection, and the writer's queue grows (up to its limit) until the socket drains.
+    /// finished and everything is sent, or at once when it was closed. What the socket will not take waits on the
+    /// connection (and counts in the writer's backlog, which is bounded) until the socket drains.
     func flushStream(_ connection: Connection) {
         guard let writer = connection.streamWriter, connection.pendingStream == nil else { return }
         for _ in 0..<16 {
             let writable = !connection.hasPendingOutput
-            let taken = writer.take(writable: writable)
-            if taken.overflowed || taken.phase == .closed {
+            let fd = connection.fd
+            let taken = writer.take(writable: writable) { self.sendAvailable(fd, $0) }
+            if taken.phase == .closed {
                 close(connection)
                 return
             }
             guard writable else { break }
             if !taken.bytes.isEmpty {
-                let sent = taken.bytes.withUnsafeBytes { sendAvailable(connection.fd, $0) }
-                guard sent >= 0 else {
+                guard taken.sent >= 0 else {
                     close(connection)
                     return
                 }
-                if sent < taken.bytes.count {
+                if taken.sent < taken.bytes.count {
                     connection.output = taken.bytes
-                    connection.outputOffset = sent
+                    connection.outputOffset = taken.sent
                     break
                 }
                 continue  // the producer may have queued more meanwhile
@@ -42,6 +42,16 @@ extension EventLoop {
                 linger(connection)
             }
             break
+        }
+        guard connections[Int(connection.fd)] === connection else { return }
+        if case .streaming = connection.phase {
+            if writer.isOpen, !connection.hasPendingOutput {
+                connection.deadline = .max
+            } else if connection.deadline == .max {
+                // Bytes wait for the socket (or an ended stream's last ones): the client has the idle timeout to
+                // take some; each send that makes progress re-arms it.
+                rearmTimer(connection)
+            }
         }
         updateInterest(connection)
     }

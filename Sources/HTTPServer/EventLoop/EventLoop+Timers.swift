@@ -32,8 +32,15 @@ extension EventLoop {
             connection.phase = .closing
             flush(connection, &out)
             returnOutBuffer(&out)
-        case .streaming:
-            connection.deadline = .max
+        case .streaming(let writer):
+            // A stream runs without a deadline while the client takes what it is sent. One whose client took
+            // nothing for the idle timeout while bytes waited (it stopped reading), or that ended and whose last
+            // bytes were not taken, is closed.
+            if writer.isOpen, !connection.hasPendingOutput {
+                connection.deadline = .max
+            } else {
+                close(connection)
+            }
         default:
             // Idle keep-alive, a write the client stopped reading, or a linger that ran out.
             close(connection)
@@ -70,8 +77,9 @@ extension EventLoop {
                 }
                 connection.deadline = min(now + settings.idleTimeout, connection.requestDeadline, connection.rateCheckAt)
             }
-        case .streaming:
-            connection.deadline = .max
+        case .streaming(let writer):
+            // The idle timeout runs while bytes wait for the socket (re-armed by each send that makes progress).
+            connection.deadline = writer.isOpen && !connection.hasPendingOutput ? .max : now + settings.idleTimeout
         case .closing:
             connection.deadline = now + settings.idleTimeout
         case .lingering:

@@ -16,7 +16,10 @@ struct LoopSettings: Sendable {
     /// Milliseconds a closing connection keeps draining what the client still sends, so the kernel does not
     /// reset the connection under an answer the client has not read yet.
     let lingerTimeout: Int64 = 2000
-    let maxStreamBuffer: Int
+    /// Bytes a stream's unsent backlog may hold.
+    let maxStreamBacklog: Int
+    /// The `SO_SNDBUF` a streaming connection asks for: half the backlog bound, at least 4 KiB.
+    var streamSendBuffer: Int { max(4096, maxStreamBacklog / 2) }
     let gzipMinimumSize: Int
     /// The server's connection counts, shared by its loops.
     let tally: ConnectionTally
@@ -33,7 +36,7 @@ struct LoopSettings: Sendable {
         minimumBodyRate = max(0, configuration.minimumBodyRate)
         let (perWindow, overflow) = minimumBodyRate.multipliedReportingOverflow(by: Int(bodyRateWindow))
         minimumBytesPerWindow = overflow ? Int.max : perWindow / 1000
-        maxStreamBuffer = max(1, configuration.maxStreamBuffer)
+        maxStreamBacklog = max(1, configuration.maxStreamBacklog)
         gzipMinimumSize = max(0, configuration.gzipMinimumSize)
     }
 }

@@ -1,0 +1,150 @@
+import Emulation
+import Foundation
+import Glibc
+import Logging
+import Testing
+@testable import API
+@testable import HTTPServer
+
+/// Event streams through the real server and SQLite, read over a socket: the stream's unsent backlog stays within
+/// `maxStreamBacklog` while a history far larger is replayed to a slow client, or a burst far larger reaches a fast
+/// one, and neither is disconnected.
+@Suite struct EventStreamOverSocketTests {
+    @Test func aResumedStreamReplays20000StoredEventsToASlowReaderWithin16KiBWithoutGapOrRepeat() throws {
+        let harness = try EventTestHarness()
+        let tenant = try harness.makeTenant("slow")
+        let device = try harness.makeDevice(key: tenant.key)
+        for batch in 0..<40 {
+            try harness.record(
+                (0..<500).map { testEvent("history.\(batch)", data: ["n": .int(Int64($0))]) }, deviceId: device, tenantId: tenant.id)
+        }
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
+        configuration.maxStreamBacklog = 16 * 1024
+        let server = HTTPServer(
+            configuration: configuration, responder: harness.responder,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        defer {
+            server.shutdown(gracePeriod: .seconds(1))
+            server.waitUntilStopped()
+        }
+        let client = try SocketClient(port: server.localPort, receiveBufferSize: 4096)
+        try client.send(
+            "GET /v1/events HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(tenant.key)\r\nAccept: text/event-stream\r\n"
+                + "Last-Event-ID: 0\r\n\r\n")
+        // Read slowly (4 KiB every 2 ms, some 2 MB/s); halfway, live events are committed.
+        var liveCommitted = false
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            guard try client.read(upTo: 4096) else { break }
+            if !liveCommitted, client.received.count > 2_000_000 {
+                liveCommitted = true
+                for n in 0..<100 { try harness.record([testEvent("live.\(n)")], deviceId: device, tenantId: tenant.id) }
+            }
+            if liveCommitted, let start = client.tail.range(of: "id: 20100\n"),
+               client.tail[start.upperBound...].contains("\n\n\r\n") { break }
+            usleep(2000)
+        }
+        let body = try #require(client.chunkedBody(), "the stream is still open and well framed")
+        let stream = SSEStream(String(decoding: body, as: UTF8.self))
+        #expect(stream.events.compactMap { $0.id.flatMap { Int64($0) } } == Array(1...20_100))
+        #expect(harness.hub.subscriberCount == 1, "the stream was never closed for falling behind")
+    }
+}
+
+extension EventStreamOverSocketTests {
+    @Test func aBurstOf5000EventsFarLargerThanA16KiBBoundReachesAFastReaderWholeWithoutADisconnect() throws {
+        let harness = try EventTestHarness()
+        let tenant = try harness.makeTenant("fast")
+        let device = try harness.makeDevice(key: tenant.key)
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
+        configuration.maxStreamBacklog = 16 * 1024
+        let server = HTTPServer(
+            configuration: configuration, responder: harness.responder,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        defer {
+            server.shutdown(gracePeriod: .seconds(1))
+            server.waitUntilStopped()
+        }
+        let client = try SocketClient(port: server.localPort, receiveBufferSize: nil)
+        try client.send("GET /v1/events HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(tenant.key)\r\nAccept: text/event-stream\r\n\r\n")
+        while !client.tail.contains("retry:") { guard try client.read(upTo: 4096) else { break } }
+        // One commit, one publish: 5,000 events (about 1 MB) for the stream at once.
+        try harness.record(
+            (0..<5000).map { testEvent("burst", data: ["n": .int(Int64($0))]) }, deviceId: device, tenantId: tenant.id)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard try client.read(upTo: 65536) else { break }
+            if let start = client.tail.range(of: "id: 5000\n"), client.tail[start.upperBound...].contains("\n\n\r\n") { break }
+        }
+        let body = try #require(client.chunkedBody())
+        let stream = SSEStream(String(decoding: body, as: UTF8.self))
+        #expect(stream.events.compactMap { $0.id.flatMap { Int64($0) } } == Array(1...5000))
+        #expect(stream.comments.allSatisfy { !$0.hasPrefix("stream closed") })
+        #expect(harness.hub.subscriberCount == 1, "the stream was never closed for the burst")
+    }
+}
+
+/// A blocking loopback client that reads as slowly as the test asks, with a small receive buffer if asked.
+final class SocketClient {
+    let fd: Int32
+    private(set) var received: [UInt8] = []
+
+    init(port: Int, receiveBufferSize: Int32?) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBufferSize {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var tv = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            Glibc.close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw POSIXError(.EPIPE) }
+    }
+
+    /// Reads once, up to `count` bytes; false when the server closed (or nothing came within 5 s).
+    func read(upTo count: Int) throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: count)
+        let read = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard read > 0 else { return false }
+        received += chunk[..<read]
+        return true
+    }
+
+    /// The last 2 KiB received, as text.
+    var tail: String { String(decoding: received.suffix(2048), as: UTF8.self) }
+
+    /// The body of the chunked response received so far (complete chunks only); nil when the head or a chunk is
+    /// malformed.
+    func chunkedBody() -> [UInt8]? {
+        let separator = Array("\r\n\r\n".utf8)
+        guard let headEnd = received.firstRange(of: separator)?.upperBound else { return nil }
+        var body: [UInt8] = []
+        var index = headEnd
+        while let lineEnd = received[index...].firstRange(of: Array("\r\n".utf8)) {
+            guard let size = Int(String(decoding: received[index..<lineEnd.lowerBound], as: UTF8.self), radix: 16) else { return nil }
+            let dataEnd = lineEnd.upperBound + size
+            guard size > 0, dataEnd + 2 <= received.count else { break }
+            body += received[lineEnd.upperBound..<dataEnd]
+            index = dataEnd + 2
+        }
+        return body
+    }
+}
