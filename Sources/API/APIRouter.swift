@@ -46,6 +46,19 @@ public enum APIRouter {
         return router
     }
 
+    /// The requests answered off the event loops, and the key they queue under (see
+    /// `HTTPServerConfiguration.offloadKey`): every write of the API, since a write waits for the device service's
+    /// lock and a SQLite commit. They queue by credential, so a client flooding writes takes its turn with every
+    /// other client instead of holding the loops; reads, streams and the dashboard stay on the loops.
+    public static func offloadKey(_ request: HTTPRequest) -> String? {
+        switch request.method {
+        case .get, .head, .options: return nil
+        default: break
+        }
+        guard request.path.hasPrefix("/v1/") else { return nil }
+        return request.headers["Authorization"] ?? ""
+    }
+
     /// Whether a request is an app upload (`POST /v1/devices/{deviceId}/apps`), whose body may be a whole `.ipa`
     /// and so is allowed past the general body limit.
     public static func isUpload(_ method: HTTPMethod, _ path: String) -> Bool {

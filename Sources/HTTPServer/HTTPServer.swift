@@ -20,6 +20,7 @@ public final class HTTPServer: Sendable {
         var phase = Phase.idle
         var loops: [EventLoop] = []
         var port = 0
+        var workers: WorkerPool?
     }
 
     private let configuration: HTTPServerConfiguration
@@ -48,11 +49,17 @@ public final class HTTPServer: Sendable {
             let settings = LoopSettings(configuration, tally: tally)
             var loops: [EventLoop] = []
             do throws(HTTPServerError) {
+                if configuration.offloadKey != nil {
+                    state.workers = WorkerPool(threads: configuration.workerCount)
+                    try state.workers?.start()
+                }
                 for index in 0..<max(1, configuration.eventLoopCount) {
-                    loops.append(try EventLoop(index: index, settings: settings, responder: responder, logger: logger))
+                    loops.append(try EventLoop(
+                        index: index, settings: settings, responder: responder, logger: logger, workers: state.workers))
                 }
             } catch {
                 close(listener.fd)
+                state.workers?.stop()
                 throw error
             }
             loops[0].attachListener(listener.fd, dealingTo: loops)
@@ -109,8 +116,11 @@ public final class HTTPServer: Sendable {
     /// Blocks until every event loop has exited (at once if the server never started).
     public func waitUntilStopped() {
         running.wait()
-        state.withLock { state in
+        let workers = state.withLock { state -> WorkerPool? in
             if state.phase == .stopping { state.phase = .stopped }
+            return state.workers
         }
+        // The loops are gone: the workers finish what was queued (its answers have no one to go to) and exit.
+        workers?.stop()
     }
 }

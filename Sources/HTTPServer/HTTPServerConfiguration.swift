@@ -44,6 +44,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var gzipMinimumSize: Int
     /// The listen backlog passed to `listen(2)`.
     public var backlog: Int32
+    /// Which requests are answered off the event loops, and the key they queue under: nil (the default, or a
+    /// nil answer) answers the request on the loop that read it, which suits answers that never wait; a key
+    /// hands it to a pool of ``workerCount`` threads that take keys in turn, so requests that may wait (on a
+    /// database lock, a commit) neither stall the other connections of their loop nor, one key flooding,
+    /// starve another key. A connection reads no further request until its answer is written.
+    public var offloadKey: (@Sendable (HTTPRequest) -> String?)?
+    /// The threads that answer offloaded requests. At least 1.
+    public var workerCount: Int
 
     /// A configuration; every parameter has the documented default.
     public init(
@@ -60,6 +68,8 @@ public struct HTTPServerConfiguration: Sendable {
         maxStreamBacklog: Int = 64 * 1024,
         gzipMinimumSize: Int = 1024,
         backlog: Int32 = 1024,
+        workerCount: Int = HTTPServerConfiguration.activeProcessorCount,
+        offloadKey: (@Sendable (HTTPRequest) -> String?)? = nil,
         bodySizeLimit: (@Sendable (_ method: HTTPMethod, _ path: String) -> Int?)? = nil
     ) {
         self.host = host
@@ -75,6 +85,8 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxStreamBacklog = maxStreamBacklog
         self.gzipMinimumSize = gzipMinimumSize
         self.backlog = backlog
+        self.workerCount = workerCount
+        self.offloadKey = offloadKey
         self.bodySizeLimit = bodySizeLimit
     }
 

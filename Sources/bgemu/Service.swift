@@ -70,6 +70,7 @@ struct Service {
         serverConfiguration.maxStreamBacklog = configuration.maxStreamBacklog
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
+        serverConfiguration.offloadKey = APIRouter.offloadKey
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
         metrics.setSources(ServiceMetrics.Sources(
             server: { server.statistics }, streamsByTenant: { hub.openStreamsByTenant() },

@@ -48,6 +48,9 @@ final class Connection {
     /// Whether `input` may hold complete requests left unanswered because enough answers were queued;
     /// they are answered once the socket drains.
     var hasDeferredInput = false
+    /// Whether a request of this connection is being answered by the worker pool: nothing more is read until
+    /// its answer is written, and no deadline of the client's runs meanwhile.
+    var awaitingAnswer = false
 
     init(fd: Int32, key: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, deadline: Int64, requestDeadline: Int64) {
         self.fd = fd
@@ -73,7 +76,7 @@ final class Connection {
     /// The interest the connection's phase calls for.
     var desiredInterest: Epoll.Interest {
         switch phase {
-        case .requests: hasPendingOutput ? .write : .read
+        case .requests: hasPendingOutput ? .write : awaitingAnswer ? [] : .read
         case .streaming: hasPendingOutput ? [.read, .write] : .read
         case .closing: .write
         case .lingering: .read

@@ -85,6 +85,8 @@ extension EventLoop {
                 connection.headTimerArmed = false
                 connection.rateCheckAt = .max
                 respond(to: parsed, on: connection, into: &out)
+                // Answered off the loop: the requests behind it wait in `input` until its answer is written.
+                if connection.awaitingAnswer { return offset }
                 if out.count >= Self.maxQueuedAnswerBytes, case .requests = connection.phase {
                     connection.hasDeferredInput = true
                     return offset

@@ -67,7 +67,7 @@ extension EventLoop {
     private func outputDrained(_ connection: Connection) {
         switch connection.phase {
         case .requests:
-            if isShuttingDown, !connection.isMidRequest { close(connection) }
+            if isShuttingDown, !connection.isMidRequest, !connection.awaitingAnswer { close(connection) }
         case .streaming:
             if connection.pendingStream == nil { flushStream(connection) }
         case .closing:

@@ -2,13 +2,25 @@ import Glibc
 import Logging
 
 extension EventLoop {
-    /// Calls the responder for one request and appends its answer to `out`. The one place thrown errors are
-    /// turned into answers: an `HTTPResponseError` renders itself, anything else is logged and answered with a
-    /// generic `500`.
-    func respond(to parsed: HTTPRequestParser.Parsed, on connection: Connection, into out: inout [UInt8]) {
+    /// Answers one request: on this loop, appending the answer to `out`, or, when the server offloads it, on the
+    /// worker pool (the connection then waits for it, see `EventLoop+Offload`). `inline` keeps it on the loop.
+    func respond(
+        to parsed: HTTPRequestParser.Parsed, on connection: Connection, into out: inout [UInt8], inline: Bool = false
+    ) {
         let request = parsed.request
         let requestId = parsed.clientRequestId ?? requestIds.next()
         let context = HTTPRequestContext(requestId: requestId, logger: logger, remoteAddress: connection.remoteAddress)
+        if !inline, let workers, let key = settings.offloadKey?(request) {
+            offload(parsed, requestId: requestId, context: context, key: key, workers: workers, on: connection)
+            if connection.awaitingAnswer { return }
+        }
+        let response = Self.answer(request, context: context, responder: responder)
+        write(response, to: parsed, requestId: requestId, on: connection, into: &out)
+    }
+
+    /// The responder's answer to `request`. The one place thrown errors are turned into answers: an
+    /// `HTTPResponseError` renders itself, anything else is logged and answered with a generic `500`. Any thread.
+    static func answer(_ request: HTTPRequest, context: HTTPRequestContext, responder: any HTTPResponder) -> HTTPResponse {
         var response: HTTPResponse
         do {
             response = try responder.respond(to: request, context: context)
@@ -24,6 +36,15 @@ extension EventLoop {
             context.logger.error("Responder answered with an invalid status code", metadata: ["code": "\(response.status.code)"])
             response = HTTPProblem(status: .internalServerError, detail: "An internal error occurred.").response()
         }
+        return response
+    }
+
+    /// Appends `response`, the answer to `parsed`, to `out` (loop thread).
+    func write(
+        _ response: HTTPResponse, to parsed: HTTPRequestParser.Parsed, requestId: String, on connection: Connection,
+        into out: inout [UInt8]
+    ) {
+        let request = parsed.request
         let keepAlive = parsed.keepAlive && !isShuttingDown
         switch response.body {
         case .bytes(let body):
@@ -42,7 +63,9 @@ extension EventLoop {
         let context = HTTPRequestContext(
             requestId: clientRequestId ?? "", logger: logger, remoteAddress: connection.remoteAddress)
         guard responder.answersWithoutBody(head, context: context) else { return false }
-        respond(to: HTTPRequestParser.Parsed(request: head, keepAlive: false, clientRequestId: clientRequestId), on: connection, into: &out)
+        respond(
+            to: HTTPRequestParser.Parsed(request: head, keepAlive: false, clientRequestId: clientRequestId), on: connection,
+            into: &out, inline: true)
         if case .requests = connection.phase { connection.phase = .closing }
         connection.input = []
         return true

@@ -11,6 +11,8 @@ struct Inbox {
     var adopted: [Adoption] = []
     /// Keys of streaming connections whose writers queued bytes or ended.
     var streamKeys: [UInt64] = []
+    /// Answers the worker pool made for this loop's connections.
+    var answers: [OffloadedAnswer] = []
     /// Set once a shutdown is requested: its grace period.
     var shutdownGrace: Duration?
     /// Set when the loop has exited: connections handed over later are closed by the sender.
@@ -69,15 +71,20 @@ extension EventLoop {
         wakePending.store(false, ordering: .sequentiallyConsistent)
         var adopted = spareAdopted
         var streamKeys = spareStreamKeys
+        var answers = spareAnswers
         let shutdownGrace = inbox.withLock { inbox -> Duration? in
             swap(&inbox.adopted, &adopted)
             swap(&inbox.streamKeys, &streamKeys)
+            swap(&inbox.answers, &answers)
             return inbox.shutdownGrace
         }
         for adoption in adopted { adopt(fd: adoption.fd, remoteAddress: adoption.remoteAddress) }
         for key in streamKeys {
             if let connection = connection(for: key) { flushStream(connection) }
         }
+        for answer in answers { deliver(answer) }
+        answers.removeAll(keepingCapacity: true)
+        spareAnswers = answers
         adopted.removeAll(keepingCapacity: true)
         streamKeys.removeAll(keepingCapacity: true)
         spareAdopted = adopted

@@ -10,7 +10,7 @@ extension EventLoop {
             guard let connection = connections[slot] else { continue }
             switch connection.phase {
             case .requests:
-                if !connection.hasPendingOutput && !connection.isMidRequest { close(connection) }
+                if !connection.hasPendingOutput && !connection.isMidRequest && !connection.awaitingAnswer { close(connection) }
             case .streaming(let writer):
                 writer.end(.finishing)
                 flushStream(connection)

@@ -53,6 +53,12 @@ extension EventLoop {
     func rearmTimer(_ connection: Connection) {
         switch connection.phase {
         case .requests:
+            if connection.awaitingAnswer {
+                // The server is answering: the client waits, and owes nothing meanwhile.
+                connection.rateCheckAt = .max
+                connection.deadline = .max
+                return
+            }
             if connection.hasPendingOutput {
                 // The server is not reading while its answers wait: the body rate is not the client's doing.
                 connection.rateCheckAt = .max

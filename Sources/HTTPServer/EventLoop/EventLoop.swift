@@ -49,9 +49,15 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
     /// Spare arrays swapped with the inbox's so draining it does not allocate.
     var spareAdopted: [Inbox.Adoption] = []
     var spareStreamKeys: [UInt64] = []
+    var spareAnswers: [OffloadedAnswer] = []
+    /// The threads that answer the requests the server hands off its loops; nil when none are.
+    let workers: WorkerPool?
 
-    init(index: Int, settings: LoopSettings, responder: any HTTPResponder, logger: Logger) throws(HTTPServerError) {
+    init(
+        index: Int, settings: LoopSettings, responder: any HTTPResponder, logger: Logger, workers: WorkerPool? = nil
+    ) throws(HTTPServerError) {
         self.index = index
+        self.workers = workers
         self.settings = settings
         self.responder = responder
         self.logger = logger

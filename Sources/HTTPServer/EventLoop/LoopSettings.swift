@@ -23,6 +23,8 @@ struct LoopSettings: Sendable {
     let gzipMinimumSize: Int
     /// The server's connection counts, shared by its loops.
     let tally: ConnectionTally
+    /// Which requests go to the worker pool, under which key (see `HTTPServerConfiguration.offloadKey`).
+    let offloadKey: (@Sendable (HTTPRequest) -> String?)?
 
     init(_ configuration: HTTPServerConfiguration, tally: ConnectionTally = ConnectionTally()) {
         self.tally = tally
@@ -38,5 +40,6 @@ struct LoopSettings: Sendable {
         minimumBytesPerWindow = overflow ? Int.max : perWindow / 1000
         maxStreamBacklog = max(1, configuration.maxStreamBacklog)
         gzipMinimumSize = max(0, configuration.gzipMinimumSize)
+        offloadKey = configuration.offloadKey
     }
 }

@@ -21,7 +21,7 @@ struct HTTPRequestParser {
     }
 
     /// A request and what the connection needs to know to answer it.
-    struct Parsed {
+    struct Parsed: Sendable {
         var request: HTTPRequest
         /// Whether the connection may stay open after the answer (RFC 9112 §9.3).
         var keepAlive: Bool
