@@ -7,7 +7,8 @@ import Synchronization
 /// its own epoll instance, serving any number of keep-alive connections and streams without a thread apiece.
 ///
 /// One loop owns the listening socket and deals accepted connections round-robin to all loops. Requests are
-/// answered on the loop that read them, by calling the synchronous responder.
+/// answered on the loop that read them, by calling the synchronous responder, except those the configuration's
+/// `offloadKey` picks: a worker pool answers them, keys taking turns, while the loop goes on with the others.
 public final class HTTPServer: Sendable {
     private enum Phase {
         case idle
