@@ -16,8 +16,8 @@ public final class DeviceService: Sendable {
     /// transaction (see ``exclusively(_:)``) while the handler inside performs commands.
     private let writeLock = NSRecursiveLock()
     /// Decoded devices by id, as last committed: every write goes through this service, so reads need neither
-    /// SQLite nor JSON decoding. Emptied when it grows past `cacheLimit` and when a tenant is deleted.
-    private let cache = Mutex<[String: Device]>([:])
+    /// SQLite nor JSON decoding. The least recently used half goes when it grows past `cacheLimit`.
+    let cache = DeviceCache(limit: DeviceService.cacheLimit)
     static let cacheLimit = 2_000
 
     /// The most devices one tenant may have (scenario runs' included): a quota, so one tenant cannot fill the
@@ -43,7 +43,7 @@ public final class DeviceService: Sendable {
 
     /// The tenant's device, or a `notFound` error (also for another tenant's device: no existence leak).
     func device(_ id: String, tenantId: String) throws -> Device {
-        if let cached = cache.withLock({ $0[id] }) {
+        if let cached = cache.device(id) {
             guard cached.tenantId == tenantId else { throw EmulationError.notFound(kind: "device", id: id) }
             return cached
         }
@@ -66,14 +66,11 @@ public final class DeviceService: Sendable {
 
     /// Forgets every cached device of a tenant (its rows were deleted with it).
     public func forgetTenant(_ tenantId: String) {
-        cache.withLock { cache in cache = cache.filter { $0.value.tenantId != tenantId } }
+        cache.forgetTenant(tenantId)
     }
 
     private func remember(_ device: Device) {
-        cache.withLock { cache in
-            if cache.count >= Self.cacheLimit, cache[device.id] == nil { cache.removeAll(keepingCapacity: true) }
-            cache[device.id] = device
-        }
+        cache.remember(device)
     }
 
     /// Stores a new device with its first events.
@@ -102,7 +99,7 @@ public final class DeviceService: Sendable {
 
     func delete(_ id: String, tenantId: String) throws {
         let deleted = try writeLock.withLock {
-            defer { cache.withLock { _ = $0.removeValue(forKey: id) } }
+            defer { cache.forget(id) }
             return try store.delete(id: id, tenantId: tenantId)
         }
         if !deleted { throw EmulationError.notFound(kind: "device", id: id) }
@@ -142,7 +139,7 @@ public final class DeviceService: Sendable {
 
     /// Forgets every cached device: after an enclosing transaction rolled back what commands had cached.
     func forgetCachedDevices() {
-        cache.withLock { $0.removeAll() }
+        cache.forgetAll()
     }
 
     /// Moves a realtime device's clock up to wall time, firing what fell due (the realtime driver calls this).
@@ -153,7 +150,7 @@ public final class DeviceService: Sendable {
     /// Stores the device and its new events in one transaction; answers them as recorded.
     private func commit(_ engine: DeviceEngine) throws -> [RecordedEvent] {
         guard let recorded = try store.update(engine.device, appending: engine.events, recordedAt: wallClock()) else {
-            cache.withLock { _ = $0.removeValue(forKey: engine.device.id) }
+            cache.forget(engine.device.id)
             throw EmulationError.notFound(kind: "device", id: engine.device.id)
         }
         remember(engine.device)

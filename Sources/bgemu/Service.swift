@@ -15,7 +15,9 @@ struct Service {
         LoggingSystem.bootstrap { label in ServiceLogHandler(label: label, level: level) }
         let logger = Logger(label: "bgemu")
 
-        let database = try Storage.openDatabase(path: configuration.database)
+        // Readers for the event hub's replay workers (2) and as many again for everything else: a tenant whose
+        // streams catch up from the log without pause must not take every reader from the others' requests.
+        let database = try Storage.openDatabase(path: configuration.database, readerCount: 4)
         let metrics = ServiceMetrics()
         database.observeCommits { metrics.commitFinished(after: $0) }
         let tenants = SQLiteTenantStore(database: database)

@@ -1,0 +1,61 @@
+import Emulation
+import Synchronization
+
+/// Devices as last committed, by id, keeping the recently used ones: past `limit`, the least recently used half
+/// is dropped. (Emptying it whole when full let a tenant creating devices fast evict every other tenant's hot
+/// device again and again, sending their reads to SQLite.)
+final class DeviceCache: Sendable {
+    private struct Entry {
+        var device: Device
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var clock: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = max(2, limit)
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// The device, marked as just used.
+    func device(_ id: String) -> Device? {
+        state.withLock { state in
+            guard var entry = state.entries[id] else { return nil }
+            state.clock &+= 1
+            entry.lastUse = state.clock
+            state.entries[id] = entry
+            return entry.device
+        }
+    }
+
+    func remember(_ device: Device) {
+        state.withLock { state in
+            state.clock &+= 1
+            if state.entries.count >= limit, state.entries[device.id] == nil {
+                // The least recently used half goes: O(n log n) once per limit/2 insertions.
+                let kept = state.entries.sorted { $0.value.lastUse > $1.value.lastUse }.prefix(limit / 2)
+                state.entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+            }
+            state.entries[device.id] = Entry(device: device, lastUse: state.clock)
+        }
+    }
+
+    func forget(_ id: String) {
+        state.withLock { _ = $0.entries.removeValue(forKey: id) }
+    }
+
+    func forgetTenant(_ tenantId: String) {
+        state.withLock { state in state.entries = state.entries.filter { $0.value.device.tenantId != tenantId } }
+    }
+
+    func forgetAll() {
+        state.withLock { $0.entries.removeAll() }
+    }
+}
