@@ -82,13 +82,14 @@ extension EventLoop {
         for key in streamKeys {
             if let connection = connection(for: key) { flushStream(connection) }
         }
-        for answer in answers { deliver(answer) }
-        answers.removeAll(keepingCapacity: true)
-        spareAnswers = answers
         adopted.removeAll(keepingCapacity: true)
         streamKeys.removeAll(keepingCapacity: true)
         spareAdopted = adopted
         spareStreamKeys = streamKeys
         if let shutdownGrace, !isShuttingDown { beginShutdown(grace: shutdownGrace) }
+        // After a shutdown began in the same drain, so that these answers say `Connection: close`.
+        for answer in answers { deliver(answer) }
+        answers.removeAll(keepingCapacity: true)
+        spareAnswers = answers
     }
 }
