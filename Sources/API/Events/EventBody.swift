@@ -1,3 +1,4 @@
+import CompactJSON
 import Emulation
 import Foundation
 import HTTPServer
@@ -28,15 +29,13 @@ struct EventBody: Encodable {
 
     /// The event as one block of a `text/event-stream` (WHATWG HTML §9.2.5): `id:` the event id (what the client
     /// echoes in `Last-Event-ID`), `event:` its type, `data:` this body's JSON on one line.
-    static func streamBytes(_ recorded: RecordedEvent, encoder: JSONEncoder) throws -> [UInt8] {
+    static func streamBytes(_ recorded: RecordedEvent, encoder: CompactJSONEncoder) throws -> [UInt8] {
         let json = String(decoding: try encoder.encode(EventBody(recorded)), as: UTF8.self)
         return ServerSentEvent(id: String(recorded.id), event: recorded.event.type.rawValue, data: json).encoded()
     }
 
     /// The encoder of stream data: as `JSONBody.response`, keys sorted and slashes as they are.
-    static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+    static func makeEncoder() -> CompactJSONEncoder {
+        JSONBody.encoder
     }
 }

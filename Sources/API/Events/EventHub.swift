@@ -1,3 +1,4 @@
+import CompactJSON
 import Dispatch
 import Emulation
 import Foundation
@@ -193,7 +194,7 @@ public final class EventHub: Sendable {
     }
 
     /// The stream bytes of an event; nil (logged) when its data cannot be written as JSON.
-    func encode(_ event: RecordedEvent, _ encoder: JSONEncoder) -> EncodedEvent? {
+    func encode(_ event: RecordedEvent, _ encoder: CompactJSONEncoder) -> EncodedEvent? {
         do {
             return EncodedEvent(recorded: event, bytes: try EventBody.streamBytes(event, encoder: encoder))
         } catch {
