@@ -43,7 +43,7 @@ import Testing
             server.waitUntilStopped()
         }
         // The head announces 100,000 bytes and one is sent: the answer must not wait for the rest.
-        let answer = try Self.exchange(
+        let answer = try LoopbackSocket.exchange(
             port: server.localPort,
             "POST /v1/devices HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
         #expect(answer.hasPrefix("HTTP/1.1 401 "))
@@ -51,30 +51,4 @@ import Testing
         #expect(answer.contains("application/problem+json"))
     }
 
-    /// Sends `text` on a new loopback connection and returns what comes back until the server closes
-    /// (or 2 s pass).
-    private static func exchange(port: Int, _ text: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var tv = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            received += chunk[..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
 }

@@ -124,7 +124,7 @@ import Testing
         let bStatuses = try (0..<3).map { _ in try Self.status(port: port, "GET /v1/devices", key: b) }
         #expect(bStatuses == [200, 200, 200])
         // A's slow body is not waited for: the head announces 100,000 bytes, one is sent, 429 comes back.
-        let answer = try Self.exchange(
+        let answer = try LoopbackSocket.exchange(
             port: port, "POST /v1/devices HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(a)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
         #expect(answer.hasPrefix("HTTP/1.1 429 "))
@@ -135,34 +135,9 @@ import Testing
 
     /// The status of one request on its own connection.
     private static func status(port: Int, _ requestLine: String, key: String) throws -> Int {
-        let answer = try exchange(
+        let answer = try LoopbackSocket.exchange(
             port: port, "\(requestLine) HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(key)\r\nConnection: close\r\n\r\n")
         return Int(answer.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0
     }
 
-    /// Sends `text` on a new loopback connection and returns what comes back until the server closes (or 2 s pass).
-    private static func exchange(port: Int, _ text: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var tv = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            received += chunk[..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
 }
