@@ -39,6 +39,8 @@ struct Service {
                 hub.publish(events)
             },
             maximumDevicesPerTenant: configuration.maxDevicesPerTenant)
+        let prunedEvents = Self.prunedEvents(SQLiteEventStore(database: database))
+        hub.watchPruning(prunedEvents)
         var environment = APIEnvironment(
             tenants: tenants, devices: devices, events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),
@@ -46,7 +48,7 @@ struct Service {
             idempotency: Idempotency(
                 store: SQLiteIdempotencyStore(database: database),
                 exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]),
-            prunedEvents: Self.prunedEvents(SQLiteEventStore(database: database)),
+            prunedEvents: prunedEvents,
             rateLimiter: RateLimitPolicy(rate: configuration.rateLimit, burst: configuration.rateBurst).map {
                 RateLimiter(policy: $0)
             })

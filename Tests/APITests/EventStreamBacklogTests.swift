@@ -57,6 +57,23 @@ import Testing
         #expect(hub.subscriberCount == 1)
     }
 
+    /// The route let the stream in (nothing pruned after its Last-Event-ID then), but the pruner ran before the
+    /// replay reached those events: the stream ends instead of skipping them, and the resume is then a 410.
+    @Test func aReplayThatFindsItsNextEventsPrunedEndsTheStreamInsteadOfSkippingThem() {
+        let hub = hub(store)
+        commit(hub, tenant: "a", count: 50)
+        hub.watchPruning { _, _ in PrunedEvents(lastPrunedId: 20, oldestHeldId: 21) }
+        let writer = SlowClientStreamWriter(backlogLimit: 64 * 1024)
+        open(hub, tenant: "a", after: 5, writer: writer)
+        #expect(writer.readSlowly(chunk: 4096, timeout: .seconds(5)) { !$0.isOpen })
+        #expect(writer.eventIds.isEmpty, "events 6…20 are gone: nothing after 5 may be sent as if they were not")
+        // Resuming after the pruned range replays what is held.
+        let resumed = SlowClientStreamWriter(backlogLimit: 64 * 1024)
+        open(hub, tenant: "a", after: 20, writer: resumed)
+        #expect(resumed.readSlowly(chunk: 4096) { $0.hasRead(eventId: 50) })
+        #expect(resumed.eventIds == Array(21...50))
+    }
+
     @Test func aReplayPausedForASlowReaderHoldsNoMoreThanHalfTheBound() {
         let hub = hub(store)
         for _ in 0..<4 { commit(hub, tenant: "a", count: 500) }

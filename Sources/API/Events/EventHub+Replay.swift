@@ -39,6 +39,14 @@ extension EventHub {
                 writer.finish()
                 return
             }
+            // The pruner may have run since the stream was let in: events after `afterId` that are gone were never
+            // sent. End the stream; the client resumes after the last id it has and is told `410 eventsPruned`.
+            if prunedSince(afterId, for: subscriber) {
+                logger.notice("Event hub: events a stream of tenant \(subscriber.tenantId) was replaying were pruned; it is closed")
+                subscriber.close()
+                writer.finish()
+                return
+            }
             let encoded = page.compactMap { encode($0, encoder) }
             if !encoded.isEmpty { averageSize = max(32, encoded.reduce(0) { $0 + $1.bytes.count } / encoded.count) }
             switch subscriber.replay(encoded, highWater: pace.highWater) {
@@ -57,6 +65,19 @@ extension EventHub {
                 }
             }
         }
+    }
+
+    /// Tells the hub what the event retention pruned (the same lookup the routes use for their `410`s).
+    public func watchPruning(_ lookup: @escaping PrunedEventsLookup) {
+        prunedEvents.withLock { $0 = lookup }
+    }
+
+    /// Whether events after `afterId` that `subscriber` would see were pruned.
+    private func prunedSince(_ afterId: Int64, for subscriber: EventSubscriber) -> Bool {
+        guard let lookup = prunedEvents.withLock({ $0 }),
+            let pruned = try? lookup(subscriber.tenantId, subscriber.filter.deviceId)
+        else { return false }
+        return pruned.lastPrunedId > afterId
     }
 
     /// Continues `subscriber`'s replay on its queue once its backlog has drained to `threshold` bytes.

@@ -46,6 +46,9 @@ public final class EventHub: Sendable {
     /// Where delivery runs: off the publishing request's thread, so that a request that records an event is
     /// answered without waiting for the fan-out to thousands of streams.
     let deliveryQueue = DispatchQueue(label: "bgemu.events.delivery")
+    /// What the event retention pruned (see ``watchPruning(_:)``): a replay that finds events after its position
+    /// pruned ends the stream, so that the client's resume gets the `410` instead of a silent gap.
+    let prunedEvents = Mutex<PrunedEventsLookup?>(nil)
 
     struct HubState {
         var sequencer: EventSequencer
