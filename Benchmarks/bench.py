@@ -238,7 +238,9 @@ def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] =
 
 def start_bgemu_sse(ctx: Context) -> Server:
     """A bgemu of its own for the streams (its RSS before and after means something), with --sse-heartbeat."""
-    extra = ("--sse-heartbeat", str(ctx.args.sse_heartbeat)) if ctx.args.sse_heartbeat is not None else ()
+    extra: tuple[str, ...] = ("--sse-heartbeat", str(ctx.args.sse_heartbeat)) if ctx.args.sse_heartbeat is not None else ()
+    # One tenant holds every stream here: its share of the instance's streams is raised to all of them.
+    extra += ("--max-streams-per-tenant", str(max(ctx.args.streams, 1024)))
     return start_bgemu(ctx, "bgemu-sse", extra)
 
 
