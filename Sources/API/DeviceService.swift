@@ -18,6 +18,9 @@ public final class DeviceService: Sendable {
     /// Decoded devices by id, as last committed: every write goes through this service, so reads need neither
     /// SQLite nor JSON decoding. The least recently used half goes when it grows past `cacheLimit`.
     let cache = DeviceCache(limit: DeviceService.cacheLimit)
+    /// Each tenant's device count, once read, kept up to date by creations and deletions (under the write lock):
+    /// counting the rows for each creation cost 310 µs at 10,000 devices, held under the lock every writer waits for.
+    private let deviceCounts = Mutex<[String: Int]>([:])
     static let cacheLimit = 2_000
 
     /// The most devices one tenant may have (scenario runs' included): a quota, so one tenant cannot fill the
@@ -67,6 +70,21 @@ public final class DeviceService: Sendable {
     /// Forgets every cached device of a tenant (its rows were deleted with it).
     public func forgetTenant(_ tenantId: String) {
         cache.forgetTenant(tenantId)
+        deviceCounts.withLock { _ = $0.removeValue(forKey: tenantId) }
+    }
+
+    /// The tenant's device count (call under the write lock).
+    private func deviceCount(tenantId: String) throws -> Int {
+        if let count = deviceCounts.withLock({ $0[tenantId] }) { return count }
+        let count = try store.deviceCount(tenantId: tenantId)
+        deviceCounts.withLock { $0[tenantId] = count }
+        return count
+    }
+
+    private func countDevices(tenantId: String, by change: Int) {
+        deviceCounts.withLock { counts in
+            if let count = counts[tenantId] { counts[tenantId] = count + change }
+        }
     }
 
     private func remember(_ device: Device) {
@@ -77,7 +95,7 @@ public final class DeviceService: Sendable {
     func create(_ device: Device, _ setUp: (inout DeviceEngine) throws -> Void) throws -> Device {
         let (created, recorded) = try writeLock.withLock {
             // Counted under the write lock, so that concurrent creations cannot pass the quota together.
-            if try store.deviceCount(tenantId: device.tenantId) >= maximumDevicesPerTenant {
+            if try deviceCount(tenantId: device.tenantId) >= maximumDevicesPerTenant {
                 throw EmulationError.conflict(
                     code: "tooManyDevices",
                     detail: "Your tenant has \(maximumDevicesPerTenant) devices, its quota on this instance; delete some first.")
@@ -85,6 +103,7 @@ public final class DeviceService: Sendable {
             var engine = DeviceEngine(device: device)
             try setUp(&engine)
             let recorded = try store.insert(engine.device, appending: engine.events, recordedAt: wallClock())
+            countDevices(tenantId: device.tenantId, by: 1)
             remember(engine.device)
             notifyIfRealtime(engine.device)
             return (engine.device, recorded)
@@ -100,7 +119,9 @@ public final class DeviceService: Sendable {
     func delete(_ id: String, tenantId: String) throws {
         let deleted = try writeLock.withLock {
             defer { cache.forget(id) }
-            return try store.delete(id: id, tenantId: tenantId)
+            let deleted = try store.delete(id: id, tenantId: tenantId)
+            if deleted { countDevices(tenantId: tenantId, by: -1) }
+            return deleted
         }
         if !deleted { throw EmulationError.notFound(kind: "device", id: id) }
     }
@@ -140,6 +161,7 @@ public final class DeviceService: Sendable {
     /// Forgets every cached device: after an enclosing transaction rolled back what commands had cached.
     func forgetCachedDevices() {
         cache.forgetAll()
+        deviceCounts.withLock { $0.removeAll() }
     }
 
     /// Moves a realtime device's clock up to wall time, firing what fell due (the realtime driver calls this).
