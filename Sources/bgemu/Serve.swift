@@ -74,6 +74,9 @@ struct Serve: ParsableCommand {
     @Option(help: "KiB an event stream may have written and not yet sent to its client; past it the stream catches up from the event log at the client's pace (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
     var maxStreamBacklog: Int?
 
+    @Option(help: "KiB a second one tenant's event streams may be sent together; past it they catch up from the event log as the budget refills; 0 turns it off (env BGEMU_MAX_STREAM_RATE_PER_TENANT). [default: 8192]")
+    var maxStreamRatePerTenant: Int?
+
     func run() throws {
         // Before any thread starts, so that every thread inherits it.
         TerminationSignals.block()
@@ -112,6 +115,9 @@ struct Serve: ParsableCommand {
         configured.eventRetentionInterval = try Self.number(
             eventRetentionInterval, "BGEMU_EVENT_RETENTION_INTERVAL", option: "event-retention-interval",
             in: 0.1...86_400) ?? 60
+        configured.maxStreamRatePerTenant = (try Self.number(
+            maxStreamRatePerTenant, "BGEMU_MAX_STREAM_RATE_PER_TENANT", option: "max-stream-rate-per-tenant",
+            in: 0...16_777_216) ?? 8192) << 10
         configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         try Service(configuration: configured).run()
     }

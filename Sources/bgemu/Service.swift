@@ -30,6 +30,7 @@ struct Service {
         let hub = EventHub(
             store: SQLiteEventStore(database: database), heartbeatInterval: .milliseconds(Int(configuration.sseHeartbeat * 1000)),
             maximumStreams: configuration.maxStreams, maximumStreamsPerTenant: configuration.maxStreamsPerTenant,
+            streamBytesPerSecondPerTenant: configuration.maxStreamRatePerTenant,
             logger: logger)
         let deviceStore = SQLiteDeviceStore(database: database)
         let devices = DeviceService(

@@ -43,6 +43,8 @@ struct ServiceConfiguration {
     var metricsPort: Int? = nil
     /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.
     var maxStreamBacklog: Int
+    /// Bytes a second one tenant's event streams may be sent together (0: no limit).
+    var maxStreamRatePerTenant: Int = 8192 << 10
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,

@@ -28,7 +28,17 @@ extension EventHub {
                 resumeReplay(subscriber, whenBacklogAtMost: pace.lowWater)
                 return
             }
-            let limit = max(1, min(Self.replayPageSize, room / averageSize + 1))
+            // Read nothing while the tenant's budget has no room for one more event.
+            if let budget = subscriber.budget {
+                let wait = budget.wait(for: averageSize)
+                if wait > .zero {
+                    resumeReplay(subscriber, after: wait)
+                    return
+                }
+            }
+            // A page of what the backlog, and the tenant's budget, have room for: no more is read than can be sent.
+            let allowed = min(room, subscriber.budget?.available ?? room)
+            let limit = max(1, min(Self.replayPageSize, allowed / averageSize + 1))
             let page: [RecordedEvent]
             do {
                 page = try store.events(tenantId: subscriber.tenantId, filter: subscriber.filter, afterId: afterId, limit: limit)
@@ -55,6 +65,9 @@ extension EventHub {
             case .paused(let nextSize):
                 resumeReplay(subscriber, whenBacklogAtMost: max(0, min(pace.lowWater, pace.highWater - nextSize)))
                 return
+            case .throttled(let nextSize):
+                resumeReplay(subscriber, after: subscriber.budget?.wait(for: nextSize) ?? .zero)
+                return
             case .wroteAll:
                 afterId = page.last?.id ?? afterId
             }
@@ -64,6 +77,15 @@ extension EventHub {
                 case .replayAgain: afterId = subscriber.lastSentId
                 }
             }
+        }
+    }
+
+    /// Continues `subscriber`'s replay on its queue after `delay` (its tenant's stream budget refills).
+    private func resumeReplay(_ subscriber: EventSubscriber, after delay: Duration) {
+        let (seconds, attoseconds) = max(delay, .milliseconds(1)).components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        replayQueue(for: subscriber).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            self.replay(subscriber)
         }
     }
 

@@ -49,6 +49,20 @@ public final class EventHub: Sendable {
     /// What the event retention pruned (see ``watchPruning(_:)``): a replay that finds events after its position
     /// pruned ends the stream, so that the client's resume gets the `410` instead of a silent gap.
     let prunedEvents = Mutex<PrunedEventsLookup?>(nil)
+    /// The bytes a second each tenant's streams may be sent together (0: no limit), and each tenant's budget.
+    let streamBytesPerSecondPerTenant: Int
+    private let budgets = Mutex<[String: StreamBudget]>([:])
+
+    /// The tenant's stream budget (one per tenant, for the life of the hub); nil without a limit.
+    func budget(for tenantId: String) -> StreamBudget? {
+        guard streamBytesPerSecondPerTenant > 0 else { return nil }
+        return budgets.withLock { budgets in
+            if let budget = budgets[tenantId] { return budget }
+            let budget = StreamBudget(bytesPerSecond: streamBytesPerSecondPerTenant)
+            budgets[tenantId] = budget
+            return budget
+        }
+    }
 
     struct HubState {
         var sequencer: EventSequencer
@@ -92,8 +106,9 @@ public final class EventHub: Sendable {
     public init(
         store: any EventStore, heartbeatInterval: Duration = .seconds(15), retryMilliseconds: Int = 2000,
         gapTimeout: Duration = .seconds(1), replayWorkers: Int = 2, maximumStreams: Int = 16_384,
-        maximumStreamsPerTenant: Int = 1024, logger: Logger
+        maximumStreamsPerTenant: Int = 1024, streamBytesPerSecondPerTenant: Int = 0, logger: Logger
     ) {
+        self.streamBytesPerSecondPerTenant = streamBytesPerSecondPerTenant
         self.store = store
         self.maximumStreams = maximumStreams
         self.maximumStreamsPerTenant = maximumStreamsPerTenant
@@ -227,11 +242,12 @@ public final class EventHub: Sendable {
         // A block with only `retry:` sets the reconnection time and dispatches nothing (§9.2.6: the data buffer is
         // empty). ServerSentEvent always writes a `data:` line, which would dispatch an empty message.
         guard writer.write(Array("retry: \(max(0, retryMilliseconds))\n\n".utf8)) else { return }
+        let budget = budget(for: tenantId)
         let subscriber = state.withLock { state -> EventSubscriber? in
             guard !state.stopped else { return nil }
             let subscriber = EventSubscriber(
                 id: state.nextSubscriberId, tenantId: tenantId, filter: filter, writer: writer,
-                resumingAfter: lastEventId, liveAfter: state.sequencer.watermark ?? 0)
+                resumingAfter: lastEventId, liveAfter: state.sequencer.watermark ?? 0, budget: budget)
             state.nextSubscriberId += 1
             state.subscribers[tenantId, default: [:]][subscriber.id] = subscriber
             state.subscriberCount += 1

@@ -40,6 +40,8 @@ final class EventSubscriber: Sendable {
         case wroteAll
         /// The stream's backlog has no room for the next event, of `nextSize` bytes: wait until it drains.
         case paused(nextSize: Int)
+        /// The tenant's stream budget has no room for the next event, of `nextSize` bytes: wait until it refills.
+        case throttled(nextSize: Int)
         /// The stream is gone.
         case closed
     }
@@ -64,13 +66,16 @@ final class EventSubscriber: Sendable {
     let tenantId: String
     let filter: EventFilter
     let writer: any HTTPStreamWriter
+    /// The bytes a second the tenant's streams may be sent together; nil: no limit.
+    let budget: StreamBudget?
     /// Phase, position and buffer. Writes to `writer` happen under it, so that events leave in id order whichever
     /// thread (publisher, replay worker) writes; the writer never blocks (it queues, or refuses when full).
     private let state: Mutex<State>
 
     init(id: UInt64, tenantId: String, filter: EventFilter, writer: any HTTPStreamWriter, resumingAfter lastEventId: Int64?,
-         liveAfter watermark: Int64) {
+         liveAfter watermark: Int64, budget: StreamBudget? = nil) {
         self.id = id
+        self.budget = budget
         self.tenantId = tenantId
         self.filter = filter
         self.writer = writer
@@ -117,7 +122,8 @@ final class EventSubscriber: Sendable {
             case .live:
                 guard event.id > state.lastSentId else { return .taken }
                 let backlog = writer.backlog
-                if backlog > 0, event.bytes.count > liveCeiling - backlog {
+                // No room in the backlog, or in the tenant's budget: catch up from the store when there is.
+                if (backlog > 0 && event.bytes.count > liveCeiling - backlog) || budget?.take(event.bytes.count) == false {
                     state.phase = .replaying
                     state.buffer = []
                     state.bufferBytes = 0
@@ -137,6 +143,7 @@ final class EventSubscriber: Sendable {
             for event in events where event.id > state.lastSentId {
                 let backlog = writer.backlog
                 if backlog > 0, event.bytes.count > highWater - backlog { return .paused(nextSize: event.bytes.count) }
+                if budget?.take(event.bytes.count) == false { return .throttled(nextSize: event.bytes.count) }
                 guard Self.write(event, &state, writer) else { return .closed }
             }
             return .wroteAll
@@ -150,7 +157,9 @@ final class EventSubscriber: Sendable {
         state.withLock { state in
             guard state.phase == .replaying else { return .closed }
             let backlog = writer.backlog
-            if state.bufferOverflowed || (backlog > 0 && state.bufferBytes > highWater - backlog) {
+            if state.bufferOverflowed || (backlog > 0 && state.bufferBytes > highWater - backlog)
+                || (state.bufferBytes > 0 && budget?.take(state.bufferBytes) == false)
+            {
                 state.bufferOverflowed = false
                 state.buffer = []
                 state.bufferBytes = 0
