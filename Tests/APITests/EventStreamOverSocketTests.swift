@@ -10,6 +10,17 @@ import Testing
 /// `maxStreamBacklog` while a history far larger is replayed to a slow client, or a burst far larger reaches a fast
 /// one, and neither is disconnected.
 @Suite struct EventStreamOverSocketTests {
+    /// The harness's API on a real loopback server: one loop, a 16 KiB stream backlog.
+    private static func startServer(_ harness: EventTestHarness) throws -> HTTPServer {
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
+        configuration.maxStreamBacklog = 16 * 1024
+        let server = HTTPServer(
+            configuration: configuration, responder: harness.responder,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        return server
+    }
+
     @Test func aResumedStreamReplays20000StoredEventsToASlowReaderWithin16KiBWithoutGapOrRepeat() throws {
         let harness = try EventTestHarness()
         let tenant = try harness.makeTenant("slow")
@@ -18,12 +29,7 @@ import Testing
             try harness.record(
                 (0..<500).map { testEvent("history.\(batch)", data: ["n": .int(Int64($0))]) }, deviceId: device, tenantId: tenant.id)
         }
-        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
-        configuration.maxStreamBacklog = 16 * 1024
-        let server = HTTPServer(
-            configuration: configuration, responder: harness.responder,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        try server.start()
+        let server = try Self.startServer(harness)
         defer {
             server.shutdown(gracePeriod: .seconds(1))
             server.waitUntilStopped()
@@ -57,12 +63,7 @@ extension EventStreamOverSocketTests {
         let harness = try EventTestHarness()
         let tenant = try harness.makeTenant("fast")
         let device = try harness.makeDevice(key: tenant.key)
-        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
-        configuration.maxStreamBacklog = 16 * 1024
-        let server = HTTPServer(
-            configuration: configuration, responder: harness.responder,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        try server.start()
+        let server = try Self.startServer(harness)
         defer {
             server.shutdown(gracePeriod: .seconds(1))
             server.waitUntilStopped()
