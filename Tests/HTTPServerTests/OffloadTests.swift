@@ -26,13 +26,13 @@ import Testing
     /// Lets the server's loop take what was just sent (the order of arrival matters to the test).
     private static func pause() { usleep(100_000) }
 
-    /// One loop, one worker; `/slow/…` and `/work/KEY/…` are offloaded under their second segment.
+    /// One loop, one worker; `/slow/…` and `/jobs/KEY/…` are offloaded under their second segment.
     private func server(_ gate: Gate, workers: Int = 1) throws -> CoreTestServer {
         try CoreTestServer(configure: { configuration in
             configuration.workerCount = workers
             configuration.offloadKey = { request in
                 let segments = request.path.split(separator: "/")
-                guard segments.count >= 2, segments[0] == "slow" || segments[0] == "work" else { return nil }
+                guard segments.count >= 2, segments[0] == "slow" || segments[0] == "jobs" else { return nil }
                 return String(segments[1])
             }
         }, responder: { request, _ in gate.respond(request) })
@@ -59,13 +59,13 @@ import Testing
         let server = try server(gate)
         defer { server.stop() }
         let client = try server.client()
-        try client.send("GET /slow/a HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\nGET /work/a/2 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try client.send("GET /slow/a HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\nGET /jobs/a/2 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(gate.started.wait(timeout: .now() + 5) == .success)
         gate.released.signal()
         #expect(try client.readResponse().text == "/slow/a")
         #expect(try client.readResponse().text == "/fast")
-        #expect(try client.readResponse().text == "/work/a/2")
-        #expect(gate.order.withLock { $0 } == ["/slow/a", "/fast", "/work/a/2"])
+        #expect(try client.readResponse().text == "/jobs/a/2")
+        #expect(gate.order.withLock { $0 } == ["/slow/a", "/fast", "/jobs/a/2"])
     }
 
     @Test func aKeyWithManyRequestsWaitingTakesTurnsWithAKeyThatHasOne() throws {
@@ -79,19 +79,19 @@ import Testing
         var flood: [CoreTestClient] = []
         for n in 1...5 {
             let client = try server.client()
-            try client.request("GET", "/work/a/\(n)")
+            try client.request("GET", "/jobs/a/\(n)")
             flood.append(client)
         }
         Self.pause()
         let quiet = try server.client()
-        try quiet.request("GET", "/work/b/1")
+        try quiet.request("GET", "/jobs/b/1")
         Self.pause()
         gate.released.signal()
-        #expect(try quiet.readResponse().text == "/work/b/1")
+        #expect(try quiet.readResponse().text == "/jobs/b/1")
         for client in flood { #expect(try client.readResponse().status == 200) }
         #expect(try first.readResponse().status == 200)
         let order = gate.order.withLock { $0 }
-        let b = try #require(order.firstIndex(of: "/work/b/1"))
+        let b = try #require(order.firstIndex(of: "/jobs/b/1"))
         // After the request that held the worker, at most one of "a"'s five went before "b"'s.
         #expect(b <= 2, "order: \(order)")
     }
