@@ -100,6 +100,8 @@ class Context:
         self.duration: int = args.duration
         self.tmp = Path(tempfile.mkdtemp(prefix="bgemu-bench-"))
         self.processes: list[subprocess.Popen] = []
+        # Figures one benchmark leaves for another to print beside its yardstick (the write path, the advance).
+        self.figures: dict[str, float] = {}
 
     def spawn(self, argv: list[str], *, env: dict[str, str] | None = None, log: Path | None = None,
               session: bool = True) -> subprocess.Popen:
@@ -267,8 +269,14 @@ def start_bgemu_noisy(ctx: Context) -> Server:
     return start_bgemu(ctx, "bgemu-noisy", rate_limit_off=False)
 
 
+def start_bgemu_main(ctx: Context) -> Server:
+    """The server of the wrk benchmarks; its device quota is raised for `bgemu-writes`, which creates devices as
+    fast as it can."""
+    return start_bgemu(ctx, extra_argv=("--max-devices-per-tenant", "10000000"))
+
+
 SERVERS: dict[str, Callable[[Context], Server]] = {
-    "bgemu": start_bgemu,
+    "bgemu": start_bgemu_main,
     "bgemu-noisy": start_bgemu_noisy,
     "bgemu-sse": start_bgemu_sse,
     "bgemu-advance": start_bgemu_advance,
@@ -318,12 +326,17 @@ def parse_wrk(output: str) -> dict[str, object]:
 
 
 def run_wrk(ctx: Context, server: Server, url: str, connections: int, duration: int,
-            headers: dict[str, str] | None = None) -> tuple[dict[str, object], str]:
-    """One wrk run; besides wrk's figures, the CPU the server and wrk used (in cores) while it ran."""
+            headers: dict[str, str] | None = None, script: list[str] | None = None) -> tuple[dict[str, object], str]:
+    """One wrk run; besides wrk's figures, the CPU the server and wrk used (in cores) while it ran. `script`:
+    a Lua script's path and its arguments (after `--`)."""
     argv = ["wrk", f"-t{WRK_THREADS}", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "5s"]
     for name, value in (headers or {}).items():
         argv += ["-H", f"{name}: {value}"]
+    if script:
+        argv += ["-s", script[0]]
     argv.append(url)
+    if script and len(script) > 1:
+        argv += ["--", *script[1:]]
     # wrk stays in our process group, so Ctrl-C reaches it too; it is tracked for cleanup all the same.
     log = ctx.tmp / "wrk.out"
     children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -350,16 +363,17 @@ def run_wrk(ctx: Context, server: Server, url: str, connections: int, duration: 
 
 
 def wrk_series(ctx: Context, server: Server, benchmark: str, target: str, path: str,
-               headers: dict[str, str] | None = None) -> list[Result]:
+               headers: dict[str, str] | None = None, script: list[str] | None = None,
+               connection_counts: tuple[int, ...] | None = None) -> list[Result]:
     """A 2 s warm-up, then one measured run per connection count, against `server`'s `path`."""
     url = server.base + path
     print(f"  warm-up {target} ({WARMUP_SECONDS} s, {CONNECTIONS[0]} connections)", flush=True)
-    run_wrk(ctx, server, url, CONNECTIONS[0], WARMUP_SECONDS, headers)
+    run_wrk(ctx, server, url, CONNECTIONS[0], WARMUP_SECONDS, headers, script)
     results = []
-    for connections in CONNECTIONS:
+    for connections in connection_counts or CONNECTIONS:
         # A run during which other work took CPU is measured again (up to --retries times, after waiting
         # up to 30 s for a quiet machine); the cleanest attempt is kept and its `other` column tells.
-        figures, output = run_wrk(ctx, server, url, connections, ctx.duration, headers)
+        figures, output = run_wrk(ctx, server, url, connections, ctx.duration, headers, script)
         last = figures
         for attempt in range(ctx.args.retries):
             if last.get("other_cpu") is None or last["other_cpu"] <= OTHER_CPU_WARNING:
@@ -367,7 +381,7 @@ def wrk_series(ctx: Context, server: Server, benchmark: str, target: str, path: 
             print(f"  (c={connections}: {last['other_cpu']:.2f} cores of other work during that run; "
                   f"measuring again, {attempt + 1} of {ctx.args.retries})", flush=True)
             wait_quiet(30, quiet_samples=2, announce=False)
-            last, last_output = run_wrk(ctx, server, url, connections, ctx.duration, headers)
+            last, last_output = run_wrk(ctx, server, url, connections, ctx.duration, headers, script)
             if last.get("other_cpu", float("inf")) < figures.get("other_cpu", float("inf")):
                 figures, output = last, last_output  # keep the cleanest attempt
         percentiles = figures.get("percentiles_ms", {})
@@ -427,6 +441,49 @@ def bench_bgemu_device(ctx: Context, server: Server) -> list[Result]:
     return wrk_series(ctx, server, "bgemu-device", "bgemu /v1/devices/{id}",
                       f"/v1/devices/{server.info['device_id']}",
                       headers={"Authorization": f"Bearer {server.info['api_key']}"})
+
+
+# Committed writes under wrk: POST /v1/devices, and POST …/clock/advance spread over 64 devices.
+
+_WRITES_WRK_SCRIPT = r"""
+local ids = {}
+local n = 0
+function init(args)
+  for i = 2, #args do ids[#ids + 1] = args[i] end
+  n = math.random(1, 1000)
+  wrk.headers["Authorization"] = "Bearer " .. args[1]
+  wrk.headers["Content-Type"] = "application/json"
+end
+function request()
+  n = n + 1
+  if #ids == 0 then
+    return wrk.format("POST", "/v1/devices", nil, '{"name":"bench"}')
+  end
+  return wrk.format("POST", "/v1/devices/" .. ids[(n % #ids) + 1] .. "/clock/advance", nil, '{"seconds":60}')
+end
+"""
+
+
+@benchmark("bgemu-writes", server="bgemu",
+           about="wrk: committed writes at 64 connections, POST /v1/devices and POST …/clock/advance on 64 devices "
+                 "(each answered only once committed)")
+def bench_bgemu_writes(ctx: Context, server: Server) -> list[Result]:
+    script = ctx.tmp / "writes.lua"
+    script.write_text(_WRITES_WRK_SCRIPT)
+    key = server.info["api_key"]
+    client = KeepAliveClient(server.port, key)
+    try:
+        devices = [client.call("POST", "/v1/devices", {"name": f"writes-{i}"})["id"] for i in range(64)]
+    finally:
+        client.close()
+    results = wrk_series(ctx, server, "bgemu-writes", "bgemu POST /v1/devices", "/v1/devices",
+                         script=[str(script), key], connection_counts=(64,))
+    results += wrk_series(ctx, server, "bgemu-writes", "bgemu POST clock/advance", "/",
+                          script=[str(script), key, *devices], connection_counts=(64,))
+    for result in results:
+        if result.requests_per_second is not None:
+            ctx.figures[result.target] = result.requests_per_second
+    return results
 
 
 @benchmark("hummingbird-healthz", server="hummingbird",
@@ -1090,6 +1147,9 @@ def bench_advance(ctx: Context, server: Server) -> list[Result]:
             times.append(time.perf_counter() - start)
             emitted.append(int(answer["eventsEmitted"]))
         total_s = time.perf_counter() - t1
+        ctx.figures["advance s"] = total_s
+        ctx.figures["advance events"] = float(sum(emitted)) if emitted else 0.0
+        ctx.figures["advance devices"] = float(len(device_ids))
         cpu3 = server.cpu_seconds()
         busy1, client1 = machine_busy_seconds(), own_cpu_seconds()
         rss1 = proc_status_kib(server.process.pid, "VmRSS")
@@ -1132,6 +1192,86 @@ def bench_advance(ctx: Context, server: Server) -> list[Result]:
         "server RSS before / after MiB": f"{mib(rss0):.1f} / {mib(rss1):.1f}" if rss0 and rss1 else "?",
         "database + WAL MiB": db_bytes / 1024 / 1024,
     })
+    return [result]
+
+
+# sqlite-baseline: the yardsticks of the write path, Python's sqlite3 doing the same SQLite work in the same run.
+
+BASELINE_SECONDS = 3.0
+
+
+def _schema(database: str, table: str) -> list[str]:
+    """The CREATE statements of `table` and its indexes in bgemu's own database: the baseline writes the same rows
+    into the same schema."""
+    import sqlite3
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL "
+                          "ORDER BY type = 'index'", (table,)).fetchall()
+    finally:
+        db.close()
+    return [row[0] for row in rows]
+
+
+@benchmark("sqlite-baseline", server="bgemu-advance", wrk=False,
+           about="Python's sqlite3 (WAL, synchronous=NORMAL, bgemu's own schema): single-row autocommit "
+                 "transactions/s and the time to insert the advance's event rows (one transaction per device); "
+                 "printed beside bgemu's write and advance figures from the same run")
+def bench_sqlite_baseline(ctx: Context, server: Server) -> list[Result]:
+    import sqlite3
+    path = ctx.tmp / "python-baseline.sqlite"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    for table in ("tenants", "devices", "events"):
+        for statement in _schema(server.info["database"], table):
+            db.execute(statement)
+    db.execute("INSERT INTO tenants (id, name, created_at) VALUES ('ten_b', 'bench', '2026-01-01T00:00:00.000Z')")
+    # A device document of a typical size (bgemu stores each device as one JSON document).
+    document = json.dumps({"name": "bench", "apps": [], "pad": "x" * 400}).encode()
+    insert_device = "INSERT INTO devices (id, tenant_id, created_at, document) VALUES (?, 'ten_b', ?, ?)"
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < BASELINE_SECONDS:
+        db.execute("BEGIN")
+        db.execute(insert_device, (f"dev_{n}", "2026-01-01T00:00:00.000Z", document))
+        db.execute("COMMIT")
+        n += 1
+    single_rate = n / (time.perf_counter() - t0)
+
+    devices = int(ctx.figures.get("advance devices", ctx.args.devices))
+    total_events = int(ctx.figures.get("advance events", devices * 1_241))
+    per_device = max(1, total_events // max(1, devices))
+    data = json.dumps({"runId": "run_0123456789abcdef", "result": "success", "identifier": "com.example.a1.refresh"})
+    t1 = time.perf_counter()
+    for d in range(devices):
+        db.execute("BEGIN")
+        db.executemany(
+            "INSERT INTO events (tenant_id, device_id, bundle_id, type, at, recorded_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ((("ten_b", f"dev_{d}", "com.example.a1", "run.completed", i * 1000, "2026-01-01T00:00:00.000Z", data)
+              for i in range(per_device))))
+        db.execute("COMMIT")
+    insert_s = time.perf_counter() - t1
+    db.close()
+
+    print(f"  Python sqlite3: {single_rate:,.0f} single-row transactions/s; {devices * per_device:,} event rows "
+          f"in {devices} transactions in {insert_s:.3f} s", flush=True)
+    extra: dict[str, object] = {"single-row transactions/s": round(single_rate),
+                                "event rows": devices * per_device, "event rows insert s": round(insert_s, 3)}
+    for target in ("bgemu POST /v1/devices", "bgemu POST clock/advance"):
+        if target in ctx.figures:
+            ratio = ctx.figures[target] / single_rate
+            print(f"  {target} at 64 connections: {ctx.figures[target]:,.0f}/s = {ratio:.2f} x Python's "
+                  f"single-row rate (target >= 0.5)", flush=True)
+            extra[f"{target} / Python"] = round(ratio, 3)
+    if "advance s" in ctx.figures:
+        ratio = ctx.figures["advance s"] / insert_s
+        print(f"  advance: {ctx.figures['advance s']:.2f} s = {ratio:.1f} x Python's insert of the same rows "
+              f"(target <= 2)", flush=True)
+        extra["advance / Python insert"] = round(ratio, 2)
+    result = Result(benchmark="sqlite-baseline", target="Python sqlite3 single-row transactions", connections=1,
+                    requests_per_second=single_rate, p99_ms=None, p50_ms=None, requests=n,
+                    duration_s=BASELINE_SECONDS)
+    result.extra.update(extra)
     return [result]
 
 
