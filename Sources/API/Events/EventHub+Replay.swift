@@ -82,9 +82,7 @@ extension EventHub {
 
     /// Continues `subscriber`'s replay on its queue after `delay` (its tenant's stream budget refills).
     private func resumeReplay(_ subscriber: EventSubscriber, after delay: Duration) {
-        let (seconds, attoseconds) = max(delay, .milliseconds(1)).components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        replayQueue(for: subscriber).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        replayQueue(for: subscriber).asyncAfter(deadline: .now() + Self.dispatchInterval(max(delay, .milliseconds(1)))) {
             self.replay(subscriber)
         }
     }

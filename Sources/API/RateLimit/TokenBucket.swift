@@ -29,6 +29,22 @@ struct TokenBucket: Sendable, Equatable {
         return true
     }
 
+    /// Takes `amount` tokens when the bucket holds them, or, for an amount larger than the whole bucket, when it
+    /// is full (so that nothing waits forever); the bucket may then go below zero and refills from there.
+    mutating func take(_ amount: Double, _ policy: RateLimitPolicy, now: UInt64) -> Bool {
+        refill(policy, now: now)
+        guard tokens >= min(amount, Double(policy.burst)) else { return false }
+        tokens -= amount
+        return true
+    }
+
+    /// Seconds until `take(amount…)` would succeed (0 when it would now).
+    func secondsUntil(_ amount: Double, _ policy: RateLimitPolicy, now: UInt64) -> Double {
+        var copy = self
+        copy.refill(policy, now: now)
+        return max(0, min(amount, Double(policy.burst)) - copy.tokens) / policy.rate
+    }
+
     /// Whether a request could go now, without taking anything.
     func allows(_ policy: RateLimitPolicy, now: UInt64) -> Bool {
         var copy = self
