@@ -27,6 +27,8 @@ public final class Database: @unchecked Sendable {
     private let writerLock = NSLock()
     /// The thread inside a write (0: none), so that a read or write nested in it reuses the writer.
     private let writerOwner = Atomic<UInt>(0)
+    /// The writes waiting to share a transaction (see ``writeTogether(_:)``).
+    let groupCommit = GroupCommit()
 
     private let readerLock = NSLock()
     private var idleReaders: [SQLiteConnection]
@@ -95,6 +97,9 @@ public final class Database: @unchecked Sendable {
             try connection.transaction(.immediate) { try body(connection) }
         }
     }
+
+    /// Whether the calling thread is inside a write (so that a write it starts nests in that transaction).
+    var callerHoldsWriter: Bool { writerOwner.load(ordering: .acquiring) == currentThreadID() }
 
     /// Runs `body` alone with the writer, in autocommit mode: for what cannot run in a transaction
     /// (`PRAGMA foreign_keys`, `VACUUM`, a checkpoint), or for a migrator that opens its own.

@@ -6,7 +6,8 @@ import Foundation
 /// ``DeviceStore`` on a ``Database``: table `devices`, one row per device whose `document` is the JSON of
 /// `Emulation.Device` (apps included), with sorted keys and dates as RFC 3339 text with milliseconds, and
 /// `clock_mode` a copy of the document's clock mode. Events go to the `events` table in the transaction that
-/// writes the device (see ``SQLiteEventStore`` for reading them).
+/// writes the device (see ``SQLiteEventStore`` for reading them). Inserts and updates are grouped: those that
+/// arrive together share a transaction (``Database/writeTogether(_:)``), each answered once it has committed.
 public struct SQLiteDeviceStore: DeviceStore {
     public let database: Database
 
@@ -22,7 +23,7 @@ public struct SQLiteDeviceStore: DeviceStore {
         let document = try Self.encode(device)
         let data = try EventRows.encodeData(events)
         return try StoreFailure.mapping {
-            try database.write { db in
+            try database.writeTogether { db in
                 try db.execute(
                     "INSERT INTO devices (id, tenant_id, created_at, clock_mode, document) VALUES (?, ?, ?, ?, ?)",
                     [device.id, device.tenantId, StorageDate.text(device.createdAt), device.clock.mode.rawValue, document])
@@ -71,7 +72,7 @@ public struct SQLiteDeviceStore: DeviceStore {
         let document = try Self.encode(device)
         let data = try EventRows.encodeData(events)
         return try StoreFailure.mapping {
-            try database.write { db -> [RecordedEvent]? in
+            try database.writeTogether { db -> [RecordedEvent]? in
                 try db.execute(
                     "UPDATE devices SET document = ?, clock_mode = ? WHERE id = ? AND tenant_id = ?",
                     [document, device.clock.mode.rawValue, device.id, device.tenantId])
