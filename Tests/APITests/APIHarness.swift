@@ -7,7 +7,9 @@ import Storage
 @testable import HTTPServer
 
 /// The API in-process: the real router and SQLite stores on a fresh temporary database, called without sockets.
-final class APIHarness {
+// @unchecked Sendable: every property is set once in `init`; the responder is called from many threads as the
+// server calls it (concurrency tests do the same).
+final class APIHarness: @unchecked Sendable {
     static let adminToken = "admin-secret-for-tests"
     let directory: URL
     let database: Database
@@ -20,6 +22,8 @@ final class APIHarness {
     let wallClock = WallClockStub()
     /// The metrics the router reports to, wired as the service wires them (`GET /metrics`).
     let metrics = ServiceMetrics()
+    /// The device service behind the routes (to run commands side by side with requests).
+    let devices: DeviceService
 
     init(maximumDevicesPerTenant: Int = 10_000, rateLimiter: RateLimiter? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-api-\(UUID().uuidString)")
@@ -32,14 +36,15 @@ final class APIHarness {
         let idempotency = self.idempotency
         let metrics = self.metrics
         database.observeCommits { metrics.commitFinished(after: $0) }
+        devices = DeviceService(
+            store: SQLiteDeviceStore(database: database),
+            publish: { events in
+                metrics.eventsWritten(events.count)
+                hub.publish(events)
+            },
+            maximumDevicesPerTenant: maximumDevicesPerTenant)
         var env = APIEnvironment(
-            tenants: tenants, devices: DeviceService(
-                store: SQLiteDeviceStore(database: database),
-                publish: { events in
-                    metrics.eventsWritten(events.count)
-                    hub.publish(events)
-                },
-                maximumDevicesPerTenant: maximumDevicesPerTenant),
+            tenants: tenants, devices: devices,
             events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
             wallClock: { [wallClock] in wallClock.now }, isReady: { database.ping() },
