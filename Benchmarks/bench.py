@@ -486,6 +486,81 @@ def bench_bgemu_writes(ctx: Context, server: Server) -> list[Result]:
     return results
 
 
+# rss-soak: the server's resident memory over a million requests of the everyday mix
+
+SOAK_REQUESTS = 1_000_000
+SOAK_CHUNK_SECONDS = 5  # one RSS sample after each wrk run of this length
+SOAK_CONNECTIONS = 64
+
+# wrk script: of every 10 requests, 8 read a device, 1 advances its clock a minute, 1 reads a page of its events;
+# over 64 devices. Any answer that is not a 2xx is counted by wrk as non-2xx.
+_SOAK_WRK_SCRIPT = r"""
+local ids = {}
+local n = 0
+function init(args)
+  for i = 2, #args do ids[#ids + 1] = args[i] end
+  n = math.random(1, 1000)
+  wrk.headers["Authorization"] = "Bearer " .. args[1]
+  wrk.headers["Content-Type"] = "application/json"
+end
+function request()
+  n = n + 1
+  local id = ids[(n % #ids) + 1]
+  if n % 10 == 0 then
+    return wrk.format("POST", "/v1/devices/" .. id .. "/clock/advance", nil, '{"seconds":60}')
+  elseif n % 10 == 5 then
+    return wrk.format("GET", "/v1/devices/" .. id .. "/events?limit=10")
+  end
+  return wrk.format("GET", "/v1/devices/" .. id)
+end
+"""
+
+
+@benchmark("rss-soak", server="bgemu",
+           about=f"{SOAK_REQUESTS:,} requests of a mix (80 % GET device, 10 % advance, 10 % GET events) at "
+                 f"{SOAK_CONNECTIONS} connections: the server's RSS sampled every {SOAK_CHUNK_SECONDS} s (target: flat)")
+def bench_rss_soak(ctx: Context, server: Server) -> list[Result]:
+    script = ctx.tmp / "soak.lua"
+    script.write_text(_SOAK_WRK_SCRIPT)
+    key = server.info["api_key"]
+    client = KeepAliveClient(server.port, key)
+    try:
+        devices = [client.call("POST", "/v1/devices", {"name": f"soak-{i}"})["id"] for i in range(64)]
+    finally:
+        client.close()
+    pid = server.process.pid
+    samples: list[tuple[int, int]] = [(0, proc_status_kib(pid, "VmRSS") or 0)]
+    total, errors, wall, cpu = 0, 0, 0.0, 0.0
+    print(f"  RSS before: {samples[0][1] / 1024:.1f} MiB", flush=True)
+    while total < SOAK_REQUESTS:
+        figures, _ = run_wrk(ctx, server, server.base + "/", SOAK_CONNECTIONS, SOAK_CHUNK_SECONDS,
+                             script=[str(script), key, *devices])
+        total += int(figures.get("requests") or 0)
+        errors += sum(figures["errors"].values())
+        wall += float(figures.get("duration_s") or SOAK_CHUNK_SECONDS)
+        cpu += float(figures.get("server_cpu") or 0) * SOAK_CHUNK_SECONDS
+        samples.append((total, proc_status_kib(pid, "VmRSS") or 0))
+        print(f"  {total:>10,} requests   RSS {samples[-1][1] / 1024:7.1f} MiB", flush=True)
+        if not figures.get("requests"):
+            raise RuntimeError("wrk made no requests")
+    # Flat: the second half's growth, against the RSS at the half-way sample (the first half warms the caches:
+    # the device cache, SQLite's page caches, the allocator's arenas).
+    half = next(i for i, (count, _) in enumerate(samples) if count >= total / 2)
+    grown = samples[-1][1] - samples[half][1]
+    share = grown / samples[half][1] if samples[half][1] else 0.0
+    flat = share <= 0.05
+    print(f"  second half ({samples[half][0]:,} -> {total:,} requests): RSS {samples[half][1] / 1024:.1f} -> "
+          f"{samples[-1][1] / 1024:.1f} MiB ({share:+.1%}); peak {max(r for _, r in samples) / 1024:.1f} MiB; "
+          f"target: flat (within 5 %): {'met' if flat else 'NOT met'}", flush=True)
+    return [Result("rss-soak", "bgemu mixed soak", SOAK_CONNECTIONS, total / wall if wall else None, None,
+                   requests=total, duration_s=wall, errors={"non-2xx/3xx or socket": errors} if errors else {},
+                   server_cpu=cpu / wall if wall else None,
+                   extra={"RSS before MiB": round(samples[0][1] / 1024, 1),
+                          "RSS at half MiB": round(samples[half][1] / 1024, 1),
+                          "RSS at end MiB": round(samples[-1][1] / 1024, 1),
+                          "second-half growth": f"{share:+.1%}", "target met": flat})]
+
+
 @benchmark("hummingbird-healthz", server="hummingbird",
            about="wrk: Hummingbird 2.28.1 GET /healthz, the same body (the yardstick)")
 def bench_hummingbird_healthz(ctx: Context, server: Server) -> list[Result]:
