@@ -27,7 +27,7 @@ extension Database {
         writeWithoutTransaction { connection in
             if batch.count == 1 {  // no savepoint needed: the transaction is the write's own
                 do {
-                    try connection.transaction(.immediate) { try batch[0].run(connection) }
+                    try connection.transaction(.immediate) { try batch[0].run?(connection) }
                 } catch {
                     batch[0].outcome = error
                 }
@@ -44,7 +44,7 @@ extension Database {
                             continue
                         }
                         do {
-                            try connection.savepoint { try write.run(connection) }
+                            try connection.savepoint { try write.run?(connection) }
                         } catch {
                             write.outcome = error
                         }

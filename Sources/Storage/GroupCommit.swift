@@ -11,11 +11,12 @@ import Foundation
 // @unchecked Sendable: `state` is only touched with `condition` locked.
 final class GroupCommit: @unchecked Sendable {
     /// A write waiting for its batch, and then its outcome.
-    // @unchecked Sendable: `run` is the caller's closure, called by the leader while the caller waits for it (so it
-    // never runs after the caller returns); `outcome` is written by the leader before it marks the write done under
-    // the queue's lock, and read by its caller after seeing it done under the same lock.
+    // @unchecked Sendable: `run` is the caller's closure, which may capture the caller's stack (it is made from a
+    // non-escaping closure): the leader calls it, then drops it, all while the caller waits, before marking the
+    // write done under the queue's lock. `outcome` is written by the leader before that, and read by the caller
+    // after seeing it done under the same lock.
     final class Write: @unchecked Sendable {
-        let run: (SQLiteConnection) throws -> Void
+        var run: ((SQLiteConnection) throws -> Void)?
         var outcome: (any Error)?
         var done = false
 
@@ -55,6 +56,10 @@ final class GroupCommit: @unchecked Sendable {
             state.queued = []
             condition.unlock()
             commit(batch)
+            // The callers' closures go before their callers do: once a write is done, its caller's frame (which
+            // the closure may point into) is gone, and releasing the closure then would free what is no longer
+            // there.
+            for carried in batch { carried.run = nil }
             condition.lock()
             for carried in batch { carried.done = true }
             state.leading = false
