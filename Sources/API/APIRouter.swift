@@ -3,6 +3,11 @@ import Logging
 
 /// Builds the service's router: every route, the middleware chain and the dashboard's static files.
 public enum APIRouter {
+    /// The routes fall in three groups, each with its own middleware inside the access log and the problem
+    /// mapping: open routes (`/healthz`, `/readyz`, `/openapi.yaml`, `/metrics`, which checks its own token, and
+    /// the dashboard) with none; `/v1/admin` with the admin token; the rest of `/v1` with a tenant's API key, its
+    /// rate limit and its idempotency keys.
+    ///
     /// - Parameters:
     ///   - publicDirectory: the folder served at `/` (the dashboard); nil serves none.
     ///   - openAPIDocument: the bytes of `openapi.yaml`, served at `/openapi.yaml`.
@@ -10,39 +15,47 @@ public enum APIRouter {
         var router = Router()
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ProblemMiddleware())
-        router.add(middleware: AuthMiddleware(credentials: env.credentials))
-        if let limiter = env.rateLimiter {
-            router.add(middleware: RateLimitMiddleware(limiter: limiter, credentials: env.credentials, metrics: env.metrics))
-        }
-        if let idempotency = env.idempotency {
-            router.add(middleware: IdempotencyMiddleware(idempotency: idempotency, devices: env.devices, wallClock: env.wallClock))
-        }
+
         HealthRoutes.register(on: &router, env)
         if let metrics = env.metrics {
             router.observer = metrics
             MetricsRoutes.register(on: &router, env, metrics: metrics)
         }
         ContractRoutes.register(on: &router, document: openAPIDocument)
-        AdminRoutes.register(on: &router, env)
-        DeviceRoutes.register(on: &router, env)
-        ClockRoutes.register(on: &router, env)
-        AppRoutes.register(on: &router, env)
-        LifecycleRoutes.register(on: &router, env)
-        BackgroundTaskRoutes.register(on: &router, env)
-        TaskRequestRoutes.register(on: &router, env)
-        RunRoutes.register(on: &router, env)
-        PushRoutes.register(on: &router, env)
-        NotificationRoutes.register(on: &router, env)
-        URLSessionRoutes.register(on: &router, env)
-        ActivityRoutes.register(on: &router, env)
-        ScenarioRoutes.register(on: &router, env)
-        EventRoutes.register(
-            on: &router, hub: env.events, store: env.events.store, prunedEvents: env.prunedEvents,
-            refused: { env.metrics?.streamRefused($0) }
-        ) { tenantId, deviceId in
-            try env.devices.exists(deviceId, tenantId: tenantId)
-        }
         if let publicDirectory { router.fallback = StaticFileResponder(root: publicDirectory) }
+
+        router.group("/v1/admin") { admin in
+            admin.add(middleware: AuthMiddleware.admin(env.credentials))
+            AdminRoutes.register(on: &admin, env)
+        }
+
+        router.group("/v1") { v1 in
+            v1.add(middleware: AuthMiddleware.tenant(env.credentials))
+            if let limiter = env.rateLimiter {
+                v1.add(middleware: RateLimitMiddleware(limiter: limiter, credentials: env.credentials, metrics: env.metrics))
+            }
+            if let idempotency = env.idempotency {
+                v1.add(middleware: IdempotencyMiddleware(idempotency: idempotency, devices: env.devices, wallClock: env.wallClock))
+            }
+            DeviceRoutes.register(on: &v1, env)
+            ClockRoutes.register(on: &v1, env)
+            AppRoutes.register(on: &v1, env)
+            LifecycleRoutes.register(on: &v1, env)
+            BackgroundTaskRoutes.register(on: &v1, env)
+            TaskRequestRoutes.register(on: &v1, env)
+            RunRoutes.register(on: &v1, env)
+            PushRoutes.register(on: &v1, env)
+            NotificationRoutes.register(on: &v1, env)
+            URLSessionRoutes.register(on: &v1, env)
+            ActivityRoutes.register(on: &v1, env)
+            ScenarioRoutes.register(on: &v1, env)
+            EventRoutes.register(
+                on: &v1, hub: env.events, store: env.events.store, prunedEvents: env.prunedEvents,
+                refused: { env.metrics?.streamRefused($0) }
+            ) { tenantId, deviceId in
+                try env.devices.exists(deviceId, tenantId: tenantId)
+            }
+        }
         return router
     }
 

@@ -1,45 +1,66 @@
 import Foundation
 import HTTPServer
 
-/// Authenticates `/v1` requests: admin routes by the admin token, every other route by a tenant's API key
-/// (`Authorization: Bearer …`; event streams may pass `?access_token=` since `EventSource` cannot set headers).
+/// Authenticates the requests of the group it is added to (`Authorization: Bearer …`; event streams may pass
+/// `?access_token=` since `EventSource` cannot set headers): ``tenant(_:)`` by a tenant's API key, setting the
+/// request's ``AuthenticatedTenant``; ``admin(_:)`` by the admin token. Which routes need which is the router's
+/// groups' business (``APIRouter``), not this middleware's.
 struct AuthMiddleware: HTTPMiddleware {
+    /// Whose credential a group's routes take.
+    enum Caller: Sendable {
+        /// A tenant's API key.
+        case tenant
+        /// The admin token.
+        case admin
+    }
+
     let credentials: Credentials
+    let caller: Caller
+
+    /// Takes a tenant's API key and sets the tenant on the context.
+    static func tenant(_ credentials: Credentials) -> AuthMiddleware {
+        AuthMiddleware(credentials: credentials, caller: .tenant)
+    }
+
+    /// Takes the admin token.
+    static func admin(_ credentials: Credentials) -> AuthMiddleware {
+        AuthMiddleware(credentials: credentials, caller: .admin)
+    }
 
     func handle(
         _ request: HTTPRequest, context: HTTPRequestContext,
         next: (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
     ) throws -> HTTPResponse {
-        // The router has matched already: decide on the route's pattern, which cannot be spelled otherwise
-        // (`/v1/%61dmin/…` matches no admin route); unmatched paths fall back to the raw path.
-        let path = context.route ?? request.path
-        guard path.hasPrefix("/v1/") || path == "/v1" else { return try next(request, context) }
         guard let token = Self.token(in: request) else { throw Problems.unauthorized() }
-        if path.hasPrefix("/v1/admin/") || path == "/v1/admin" {
+        switch caller {
+        case .admin:
             guard credentials.isAdmin(token) else { throw Problems.unauthorized("The admin token is not valid.") }
             return try next(request, context)
+        case .tenant:
+            guard let tenant = try credentials.tenant(forKey: token) else {
+                throw Problems.unauthorized("The API key is not valid or has been revoked.")
+            }
+            var context = context
+            context[AuthenticatedTenant.self] = tenant
+            context.logger[metadataKey: "tenant"] = .string(tenant.id)
+            return try next(request, context)
         }
-        guard let tenant = try credentials.tenant(forKey: token) else {
-            throw Problems.unauthorized("The API key is not valid or has been revoked.")
-        }
-        var context = context
-        context[AuthenticatedTenant.self] = tenant
-        context.logger[metadataKey: "tenant"] = .string(tenant.id)
-        return try next(request, context)
     }
 
-    /// Refuses a missing or unknown credential from the head alone, so a client without a valid key cannot
+    /// Refuses a missing or unknown credential from the head alone, so a client without a valid one cannot
     /// make the server wait for (and read) its body; a valid one passes the judgement to the route inside.
     func judgeHead(_ head: HTTPRequest, context: HTTPRequestContext) -> HTTPHeadVerdict {
-        let path = context.route ?? head.path
-        guard path.hasPrefix("/v1/") || path == "/v1" else { return .passes }
         guard let token = Self.token(in: head) else { return .answers }
-        if path.hasPrefix("/v1/admin/") || path == "/v1/admin" { return credentials.isAdmin(token) ? .passes : .answers }
-        // A store that cannot answer now is judged with the body, as `handle` would be.
-        do {
-            return try credentials.tenant(forKey: token) == nil ? .answers : .passes
-        } catch {
-            return .needsBody
+        switch caller {
+        case .admin:
+            return credentials.isAdmin(token) ? .passes : .answers
+        case .tenant:
+            // A store that cannot answer now is judged with the body, as `handle` would be.
+            do {
+                return try credentials.tenant(forKey: token) == nil ? .answers : .passes
+            } catch {
+                return .needsBody
+            }
         }
     }
 

@@ -10,19 +10,19 @@ enum EventRoutes {
     ///   (``Problems/eventsPruned(_:afterId:deviceId:)``); nil when nothing is ever pruned.
     /// - Parameter refused: told of each stream refused by a stream limit (metrics).
     static func register(
-        on router: inout Router, hub: EventHub, store: any EventStore, prunedEvents: PrunedEventsLookup? = nil,
+        on routes: inout RouteGroup, hub: EventHub, store: any EventStore, prunedEvents: PrunedEventsLookup? = nil,
         refused: @escaping @Sendable (ServiceMetrics.StreamRefusal) -> Void = { _ in },
         deviceExists: @escaping @Sendable (_ tenantId: String, _ deviceId: String) throws -> Bool
     ) {
-        router.get("/v1/events") { request, context in
+        routes.get("/events") { request, context in
             try respond(
                 to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store,
                 prunedEvents: prunedEvents, refused: refused)
         }
 
-        router.get("/v1/devices/{deviceId}/events") { request, context in
+        routes.get("/devices/{deviceId}/events") { request, context in
             let tenantId = try context.tenant().id
-            let deviceId = context.parameters["deviceId"] ?? ""
+            let deviceId = try context.parameters.require("deviceId")
             guard try deviceExists(tenantId, deviceId) else { throw Problems.notFound("device", deviceId) }
             return try respond(
                 to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store, prunedEvents: prunedEvents,

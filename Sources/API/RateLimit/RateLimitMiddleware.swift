@@ -1,10 +1,11 @@
 import HTTPServer
 
-/// Limits each tenant's requests with its token bucket (see ``RateLimiter``). It runs after authentication:
-/// admin requests, open routes (`/healthz`, the dashboard) and refused credentials (`401`) never touch a
-/// bucket. Past the limit the answer is `429 rateLimited` with `Retry-After`, `RateLimit-Policy` and
-/// `RateLimit` (draft-ietf-httpapi-ratelimit-headers-11), made from bytes rendered once: a flood of refusals
-/// costs a table lookup and a write, not a JSON encoding.
+/// Limits each tenant's requests with its token bucket (see ``RateLimiter``). It runs in the tenant routes'
+/// group, after authentication: admin requests and open routes (`/healthz`, the dashboard) are in other groups,
+/// and refused credentials (`401`) are answered before it, so none of them touches a bucket. Past the limit
+/// the answer is `429 rateLimited` with `Retry-After`, `RateLimit-Policy` and `RateLimit`
+/// (draft-ietf-httpapi-ratelimit-headers-11), made from bytes rendered once: a flood of refusals costs a table
+/// lookup and a write, not a JSON encoding.
 ///
 /// A limited tenant cannot make the server read its bodies: `judgeHead` refuses from the head, before the
 /// body is read (the connection is then closed, the body unread).
@@ -46,9 +47,7 @@ struct RateLimitMiddleware: HTTPMiddleware {
 
     /// Refuses a limited tenant's request from its head; anyone else's is judged further in.
     func judgeHead(_ head: HTTPRequest, context: HTTPRequestContext) -> HTTPHeadVerdict {
-        let path = context.route ?? head.path
-        guard path.hasPrefix("/v1/"), !path.hasPrefix("/v1/admin/"), let token = AuthMiddleware.token(in: head),
-            let tenant = try? credentials.tenant(forKey: token)
+        guard let token = AuthMiddleware.token(in: head), let tenant = try? credentials.tenant(forKey: token)
         else { return .passes }
         return limiter.wouldRefuse(tenant.id) ? .answers : .passes
     }

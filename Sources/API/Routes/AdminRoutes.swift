@@ -3,8 +3,8 @@ import HTTPServer
 
 /// `/v1/admin/…`: tenants and their keys (admin token).
 enum AdminRoutes {
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.post("/v1/admin/tenants") { request, _ in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.post("/tenants") { request, _ in
             let body = try JSONBody.decode(CreateTenantRequest.self, from: request)
             if try env.tenants.tenant(named: body.name) != nil {
                 throw Problems.conflict("tenantExists", "A tenant named \"\(body.name)\" exists already.")
@@ -22,26 +22,26 @@ enum AdminRoutes {
             return try JSONBody.response(created, status: .created, headers: ["Location": "/v1/admin/tenants/\(tenant.id)"])
         }
 
-        router.get("/v1/admin/tenants") { request, _ in
+        routes.get("/tenants") { request, _ in
             let paging = try Pagination(request)
             let page = try env.tenants.tenants(after: paging.cursor, limit: paging.limit)
             return try JSONBody.response(PageBody(items: page.items.map(TenantBody.init), nextCursor: page.nextCursor))
         }
 
-        router.get("/v1/admin/tenants/{tenantId}") { _, context in
+        routes.get("/tenants/{tenantId}") { _, context in
             let tenant = try tenant(context, env)
             return try JSONBody.response(TenantDetailBody(tenant, keys: try env.tenants.keys(tenantId: tenant.id)))
         }
 
-        router.delete("/v1/admin/tenants/{tenantId}") { _, context in
-            let id = context.parameters["tenantId"] ?? ""
+        routes.delete("/tenants/{tenantId}") { _, context in
+            let id = try context.parameters.require("tenantId")
             guard try env.tenants.deleteTenant(id: id) else { throw Problems.notFound("tenant", id) }
             env.credentials.invalidate()
             env.devices.forgetTenant(id)
             return HTTPResponse(status: .noContent)
         }
 
-        router.post("/v1/admin/tenants/{tenantId}/keys") { _, context in
+        routes.post("/tenants/{tenantId}/keys") { _, context in
             let tenant = try tenant(context, env)
             let (secret, key) = newKey(tenantId: tenant.id, env)
             try env.tenants.addKey(key)
@@ -50,9 +50,9 @@ enum AdminRoutes {
                 body, status: .created, headers: ["Location": "/v1/admin/tenants/\(tenant.id)/keys/\(key.id)"])
         }
 
-        router.delete("/v1/admin/tenants/{tenantId}/keys/{keyId}") { _, context in
+        routes.delete("/tenants/{tenantId}/keys/{keyId}") { _, context in
             let tenant = try tenant(context, env)
-            let keyId = context.parameters["keyId"] ?? ""
+            let keyId = try context.parameters.require("keyId")
             guard try env.tenants.revokeKey(tenantId: tenant.id, keyId: keyId, at: env.wallClock()) else {
                 throw Problems.notFound("key", keyId)
             }
@@ -62,7 +62,7 @@ enum AdminRoutes {
     }
 
     private static func tenant(_ context: HTTPRequestContext, _ env: APIEnvironment) throws -> Tenant {
-        let id = context.parameters["tenantId"] ?? ""
+        let id = try context.parameters.require("tenantId")
         guard let tenant = try env.tenants.tenant(id: id) else { throw Problems.notFound("tenant", id) }
         return tenant
     }

@@ -6,8 +6,8 @@ enum AppRoutes {
     /// The most apps one device holds.
     static let maximumApps = 200
 
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.post("/v1/devices/{deviceId}/apps") { request, context in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.post("/devices/{deviceId}/apps") { request, context in
             let (installation, behavior) = try AppUpload.installation(from: request)
             let (device, app) = try env.devices.perform(for: context) { engine in
                 if engine.device.apps.count >= maximumApps, engine.device.app(installation.bundleId) == nil {
@@ -22,7 +22,7 @@ enum AppRoutes {
                                    headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: app.bundleId)])
         }
 
-        router.get("/v1/devices/{deviceId}/apps") { request, context in
+        routes.get("/devices/{deviceId}/apps") { request, context in
             let paging = try Pagination(request)
             let device = try env.devices.device(for: context)
             let page = try paging.page(of: device.apps)
@@ -31,23 +31,23 @@ enum AppRoutes {
                 PageBody(items: page.items.map { AppBody($0, on: device, now: now) }, nextCursor: page.nextCursor))
         }
 
-        router.get("/v1/devices/{deviceId}/apps/{bundleId}") { _, context in
+        routes.get("/devices/{deviceId}/apps/{bundleId}") { _, context in
             let device = try env.devices.device(for: context)
             return try appResponse(device, try bundleId(context, in: device), env)
         }
 
-        router.delete("/v1/devices/{deviceId}/apps/{bundleId}") { _, context in
+        routes.delete("/devices/{deviceId}/apps/{bundleId}") { _, context in
             try env.devices.perform(for: context) { engine in
-                try engine.uninstall(context.parameters["bundleId"] ?? "")
+                try engine.uninstall(context.parameters.require("bundleId"))
             }
             return HTTPResponse(status: .noContent)
         }
 
-        router.get("/v1/devices/{deviceId}/apps/{bundleId}/background-modes") { _, context in
+        routes.get("/devices/{deviceId}/apps/{bundleId}/background-modes") { _, context in
             return try JSONBody.response(BackgroundModesBody(try app(context, env).manifest.backgroundModes))
         }
 
-        router.put("/v1/devices/{deviceId}/apps/{bundleId}/background-modes") { request, context in
+        routes.put("/devices/{deviceId}/apps/{bundleId}/background-modes") { request, context in
             let body = try JSONBody.decode(BackgroundModesBody.self, from: request)
             let modes: [BackgroundMode]
             switch BackgroundMode.validate(body.backgroundModes) {
@@ -56,15 +56,15 @@ enum AppRoutes {
                 throw EmulationError.invalid(failure.issues.map { FieldIssue("backgroundModes" + $0.field, $0.message) })
             }
             try env.devices.perform(for: context) { engine in
-                try engine.setBackgroundModes(context.parameters["bundleId"] ?? "", modes)
+                try engine.setBackgroundModes(context.parameters.require("bundleId"), modes)
             }
             return try JSONBody.response(BackgroundModesBody(modes))
         }
 
-        router.patch("/v1/devices/{deviceId}/apps/{bundleId}/settings") { request, context in
+        routes.patch("/devices/{deviceId}/apps/{bundleId}/settings") { request, context in
             let patch = try JSONBody.decode(SettingsPatch.self, from: request)
             let (_, settings) = try env.devices.perform(for: context) { engine in
-                let bundleId = context.parameters["bundleId"] ?? ""
+                let bundleId = try context.parameters.require("bundleId")
                 var settings = try require(engine.device.app(bundleId), or: bundleId).settings
                 if let refresh = patch.backgroundAppRefresh { settings.backgroundAppRefresh = refresh }
                 try engine.setAppSettings(bundleId, settings)
@@ -81,7 +81,7 @@ enum AppRoutes {
     }
 
     static func bundleId(_ context: HTTPRequestContext, in device: Device) throws -> String {
-        let bundleId = context.parameters["bundleId"] ?? ""
+        let bundleId = try context.parameters.require("bundleId")
         guard device.app(bundleId) != nil else { throw EmulationError.notFound(kind: "app", id: bundleId) }
         return bundleId
     }

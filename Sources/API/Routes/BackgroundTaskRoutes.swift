@@ -3,12 +3,12 @@ import HTTPServer
 
 /// `…/apps/{bundleId}/background-tasks`: `beginBackgroundTask` and `endBackgroundTask` (R8–R14).
 enum BackgroundTaskRoutes {
-    static let base = "/v1/devices/{deviceId}/apps/{bundleId}/background-tasks"
+    static let base = "/devices/{deviceId}/apps/{bundleId}/background-tasks"
 
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.post(base) { request, context in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.post(base) { request, context in
             let body = request.body.isEmpty ? nil : try JSONBody.decode(BeginTaskRequest.self, from: request)
-            let bundleId = context.parameters["bundleId"] ?? ""
+            let bundleId = try context.parameters.require("bundleId")
             let (device, task) = try env.devices.perform(for: context) {
                 engine in try engine.beginBackgroundTask(bundleId, name: body?.name)
             }
@@ -21,25 +21,25 @@ enum BackgroundTaskRoutes {
                 headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "background-tasks", task.id)])
         }
 
-        router.get(base) { request, context in
+        routes.get(base) { request, context in
             let paging = try Pagination(request)
             let app = try AppRoutes.app(context, env)
             let page = try paging.page(of: app.runtime.backgroundTasks)
             return try JSONBody.response(PageBody(items: page.items.map(BackgroundTaskBody.init), nextCursor: page.nextCursor))
         }
 
-        router.get(base + "/{taskId}") { _, context in
+        routes.get(base + "/{taskId}") { _, context in
             let app = try AppRoutes.app(context, env)
-            let taskId = context.parameters["taskId"] ?? ""
+            let taskId = try context.parameters.require("taskId")
             guard let task = app.runtime.backgroundTasks.first(where: { $0.id == taskId }) else {
                 throw EmulationError.notFound(kind: "background task", id: taskId)
             }
             return try JSONBody.response(BackgroundTaskBody(task: task))
         }
 
-        router.delete(base + "/{taskId}") { _, context in
+        routes.delete(base + "/{taskId}") { _, context in
             try env.devices.perform(for: context) { engine in
-                try engine.endBackgroundTask(context.parameters["bundleId"] ?? "", taskId: context.parameters["taskId"] ?? "")
+                try engine.endBackgroundTask(context.parameters.require("bundleId"), taskId: context.parameters.require("taskId"))
             }
             return HTTPResponse(status: .noContent)
         }

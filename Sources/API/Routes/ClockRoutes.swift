@@ -3,13 +3,13 @@ import HTTPServer
 
 /// `/v1/devices/{deviceId}/clock` and `/reboot`: virtual time and the device's power cycle.
 enum ClockRoutes {
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.get("/v1/devices/{deviceId}/clock") { _, context in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.get("/devices/{deviceId}/clock") { _, context in
             let device = try env.devices.device(for: context)
             return try JSONBody.response(ClockBody(device.clock, wallMilliseconds: env.wallMilliseconds))
         }
 
-        router.post("/v1/devices/{deviceId}/clock/advance") { request, context in
+        routes.post("/devices/{deviceId}/clock/advance") { request, context in
             let body = try JSONBody.decode(AdvanceRequest.self, from: request)
             let (device, (emitted, stopped)) = try env.devices.perform(for: context) { engine in
                 let before = engine.events.count
@@ -20,7 +20,7 @@ enum ClockRoutes {
                 AdvanceBody(now: RFC3339.format(device.clock.anchor), eventsEmitted: emitted, stopped: stopped))
         }
 
-        router.post("/v1/devices/{deviceId}/reboot") { _, context in
+        routes.post("/devices/{deviceId}/reboot") { _, context in
             let (device, _) = try env.devices.perform(for: context) {
                 engine in engine.reboot()
             }

@@ -3,8 +3,8 @@ import HTTPServer
 
 /// `/v1/devices/…`: virtual devices of the caller's tenant.
 enum DeviceRoutes {
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.post("/v1/devices") { request, context in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.post("/devices") { request, context in
             let tenant = try context.tenant()
             let body = try JSONBody.decode(CreateDeviceRequest.self, from: request)
             let device = try env.devices.create(try makeDevice(body, tenantId: tenant.id, env)) { $0.created() }
@@ -13,7 +13,7 @@ enum DeviceRoutes {
                 headers: ["Location": "/v1/devices/\(device.id)"])
         }
 
-        router.get("/v1/devices") { request, context in
+        routes.get("/devices") { request, context in
             let tenant = try context.tenant()
             let paging = try Pagination(request)
             let page = try env.devices.list(tenantId: tenant.id, cursor: paging.cursor, limit: paging.limit)
@@ -22,17 +22,17 @@ enum DeviceRoutes {
                 PageBody(items: page.items.map { DeviceBody($0, wallMilliseconds: wall) }, nextCursor: page.nextCursor))
         }
 
-        router.get("/v1/devices/{deviceId}") { _, context in
+        routes.get("/devices/{deviceId}") { _, context in
             let device = try env.devices.device(for: context)
             return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
         }
 
-        router.delete("/v1/devices/{deviceId}") { _, context in
-            try env.devices.delete(context.parameters["deviceId"] ?? "", tenantId: try context.tenant().id)
+        routes.delete("/devices/{deviceId}") { _, context in
+            try env.devices.delete(context.parameters.require("deviceId"), tenantId: try context.tenant().id)
             return HTTPResponse(status: .noContent)
         }
 
-        router.patch("/v1/devices/{deviceId}") { request, context in
+        routes.patch("/devices/{deviceId}") { request, context in
             let patch = try JSONBody.decode(DevicePatch.self, from: request)
             if let name = patch.name, name.isEmpty || name.codePointCount > 100 {
                 throw Problems.invalid("name", "must be 1–100 characters")
@@ -50,7 +50,7 @@ enum DeviceRoutes {
             return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
         }
 
-        router.patch("/v1/devices/{deviceId}/conditions") { request, context in
+        routes.patch("/devices/{deviceId}/conditions") { request, context in
             let patch = try JSONBody.decode(ConditionsPatch.self, from: request)
             let (device, _) = try env.devices.perform(for: context) {
                 engine in engine.setConditions(try patch.applied(to: engine.device.conditions))

@@ -11,10 +11,10 @@ enum LifecycleRoutes {
         ("terminate", { try $0.terminate($1) }),
     ]
 
-    static func register(on router: inout Router, _ env: APIEnvironment) {
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
         // A launch may say what the app's launch registered (R16): a client running the app's own code knows it.
-        router.post("/v1/devices/{deviceId}/apps/{bundleId}/launch") { request, context in
-            let bundleId = context.parameters["bundleId"] ?? ""
+        routes.post("/devices/{deviceId}/apps/{bundleId}/launch") { request, context in
+            let bundleId = try context.parameters.require("bundleId")
             let handlers = request.body.isEmpty ? nil : try JSONBody.decode(LaunchRequest.self, from: request).launchHandlers
             let (device, _) = try env.devices.perform(for: context) { engine in
                 try engine.launch(bundleId, registering: handlers)
@@ -22,8 +22,8 @@ enum LifecycleRoutes {
             return try AppRoutes.appResponse(device, bundleId, env)
         }
         for action in actions {
-            router.post("/v1/devices/{deviceId}/apps/{bundleId}/\(action.path)") { _, context in
-                let bundleId = context.parameters["bundleId"] ?? ""
+            routes.post("/devices/{deviceId}/apps/{bundleId}/\(action.path)") { _, context in
+                let bundleId = try context.parameters.require("bundleId")
                 let (device, _) = try env.devices.perform(for: context) {
                     engine in try action.act(&engine, bundleId)
                 }

@@ -8,8 +8,8 @@ enum PushRoutes {
     /// The headers APNs reads; each may come once (APNs answers `DuplicateHeaders` otherwise).
     static let headerNames = ["apns-id", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id"]
 
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.post("/v1/devices/{deviceId}/push") { request, context in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.post("/devices/{deviceId}/push") { request, context in
             let apnsId = request.headers["apns-id"] ?? UUID().uuidString
             if let twice = headerNames.first(where: { request.headers.values($0).count > 1 }) {
                 throw Problems.push(PushRejection(400, "DuplicateHeaders", "\(twice) is sent more than once."), apnsId: apnsId)

@@ -3,27 +3,27 @@ import HTTPServer
 
 /// `…/apps/{bundleId}/runs` (every grant of background time) and `…/fetch-interval` (R22, R23, R28).
 enum RunRoutes {
-    static let base = "/v1/devices/{deviceId}/apps/{bundleId}/runs"
+    static let base = "/devices/{deviceId}/apps/{bundleId}/runs"
 
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.get(base) { request, context in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.get(base) { request, context in
             let paging = try Pagination(request)
             let app = try AppRoutes.app(context, env)
             let page = try paging.page(of: app.runtime.runs)
             return try JSONBody.response(PageBody(items: page.items.map(RunBody.init), nextCursor: page.nextCursor))
         }
 
-        router.get(base + "/{runId}") { _, context in
+        routes.get(base + "/{runId}") { _, context in
             let app = try AppRoutes.app(context, env)
-            let runId = context.parameters["runId"] ?? ""
+            let runId = try context.parameters.require("runId")
             return try JSONBody.response(RunBody(run: try TaskRequestRoutes.runOrNotFound(
                 app.runtime.runs.first { $0.id == runId }, runId)))
         }
 
-        router.post(base + "/{runId}/complete") { request, context in
+        routes.post(base + "/{runId}/complete") { request, context in
             let body = try JSONBody.decode(CompleteRunRequest.self, from: request)
-            let bundleId = context.parameters["bundleId"] ?? ""
-            let runId = context.parameters["runId"] ?? ""
+            let bundleId = try context.parameters.require("bundleId")
+            let runId = try context.parameters.require("runId")
             let (device, _) = try env.devices.perform(for: context) { engine in
                 try engine.completeRun(bundleId, runId: runId, result: body.result)
             }
@@ -31,10 +31,10 @@ enum RunRoutes {
                 device.app(bundleId)?.runtime.runs.first { $0.id == runId }, runId)))
         }
 
-        router.put("/v1/devices/{deviceId}/apps/{bundleId}/fetch-interval") { request, context in
+        routes.put("/devices/{deviceId}/apps/{bundleId}/fetch-interval") { request, context in
             let body = try JSONBody.decode(FetchIntervalBody.self, from: request)
             try env.devices.perform(for: context) { engine in
-                try engine.setFetchInterval(context.parameters["bundleId"] ?? "", body.interval)
+                try engine.setFetchInterval(context.parameters.require("bundleId"), body.interval)
             }
             return try JSONBody.response(body)
         }

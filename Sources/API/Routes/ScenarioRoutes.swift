@@ -4,8 +4,8 @@ import HTTPServer
 /// `POST /v1/scenarios/run`: runs a scenario file on a fresh device of the caller's tenant and answers a report
 /// of its expectations (`passed` false when any failed; the status is `200` either way).
 enum ScenarioRoutes {
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.post("/v1/scenarios/run") { request, context in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.post("/scenarios/run") { request, context in
             let tenant = try context.tenant()
             guard JSONBody.isJSON(request) else {
                 throw Problems.unsupportedMediaType(["application/json"], method: request.method)

@@ -3,13 +3,13 @@ import HTTPServer
 
 /// `…/apps/{bundleId}/url-sessions` and `…/transfers`: background `URLSession`s (R32–R34).
 enum URLSessionRoutes {
-    static let base = "/v1/devices/{deviceId}/apps/{bundleId}/url-sessions"
-    static let transfers = "/v1/devices/{deviceId}/apps/{bundleId}/transfers"
+    static let base = "/devices/{deviceId}/apps/{bundleId}/url-sessions"
+    static let transfers = "/devices/{deviceId}/apps/{bundleId}/transfers"
 
-    static func register(on router: inout Router, _ env: APIEnvironment) {
-        router.post(base) { request, context in
+    static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
+        routes.post(base) { request, context in
             let body = try JSONBody.decode(MakeURLSessionRequest.self, from: request)
-            let bundleId = context.parameters["bundleId"] ?? ""
+            let bundleId = try context.parameters.require("bundleId")
             let (device, created) = try env.devices.perform(for: context) { engine in
                 try engine.makeURLSession(
                     bundleId, identifier: body.identifier, discretionary: body.discretionary,
@@ -21,22 +21,22 @@ enum URLSessionRoutes {
                 headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "url-sessions", body.identifier)])
         }
 
-        router.get(base) { _, context in
+        routes.get(base) { _, context in
             let app = try AppRoutes.app(context, env)
             return try JSONBody.response(PageBody(items: app.runtime.urlSessions.map(URLSessionBody.init), nextCursor: nil))
         }
 
-        router.get(base + "/{identifier}") { _, context in
+        routes.get(base + "/{identifier}") { _, context in
             let app = try AppRoutes.app(context, env)
-            return try JSONBody.response(URLSessionBody(session: try session(app, context.parameters["identifier"] ?? "")))
+            return try JSONBody.response(URLSessionBody(session: try session(app, context.parameters.require("identifier"))))
         }
 
-        router.post(base + "/{identifier}/transfers") { request, context in
+        routes.post(base + "/{identifier}/transfers") { request, context in
             let body = try JSONBody.decode(EnqueueTransferRequest.self, from: request)
-            let bundleId = context.parameters["bundleId"] ?? ""
+            let bundleId = try context.parameters.require("bundleId")
             let (device, transfer) = try env.devices.perform(for: context) { engine in
                 try engine.enqueueTransfer(
-                    bundleId, session: context.parameters["identifier"] ?? "", kind: body.kind, bytes: body.bytes,
+                    bundleId, session: context.parameters.require("identifier"), kind: body.kind, bytes: body.bytes,
                     earliestBeginDate: try body.earliest(),
                     countOfBytesClientExpectsToReceive: body.countOfBytesClientExpectsToReceive)
             }
@@ -45,38 +45,38 @@ enum URLSessionRoutes {
                 headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "transfers", transfer.id)])
         }
 
-        router.get(base + "/{identifier}/transfers") { request, context in
-            let identifier = context.parameters["identifier"] ?? ""
+        routes.get(base + "/{identifier}/transfers") { request, context in
+            let identifier = try context.parameters.require("identifier")
             let (app, now) = try appAndNow(context, env)
             _ = try session(app, identifier)
             return try page(app.runtime.transfers.filter { $0.session == identifier }, now: now, request)
         }
 
-        router.post(base + "/{identifier}/finish-events") { _, context in
-            let bundleId = context.parameters["bundleId"] ?? ""
+        routes.post(base + "/{identifier}/finish-events") { _, context in
+            let bundleId = try context.parameters.require("bundleId")
             let (_, run) = try env.devices.perform(for: context) { engine in
-                try engine.finishURLSessionEvents(bundleId, session: context.parameters["identifier"] ?? "")
+                try engine.finishURLSessionEvents(bundleId, session: context.parameters.require("identifier"))
             }
             return try JSONBody.response(RunBody(run: run))
         }
 
-        router.get(transfers) { request, context in
+        routes.get(transfers) { request, context in
             let (app, now) = try appAndNow(context, env)
             return try page(app.runtime.transfers, now: now, request)
         }
 
-        router.get(transfers + "/{transferId}") { _, context in
+        routes.get(transfers + "/{transferId}") { _, context in
             let (app, now) = try appAndNow(context, env)
-            let id = context.parameters["transferId"] ?? ""
+            let id = try context.parameters.require("transferId")
             guard let transfer = app.runtime.transfers.first(where: { $0.id == id }) else {
                 throw EmulationError.notFound(kind: "transfer", id: id)
             }
             return try JSONBody.response(TransferBody(transfer: transfer, now: now))
         }
 
-        router.delete(transfers + "/{transferId}") { _, context in
+        routes.delete(transfers + "/{transferId}") { _, context in
             let (device, transfer) = try env.devices.perform(for: context) { engine in
-                try engine.cancelTransfer(context.parameters["bundleId"] ?? "", transferId: context.parameters["transferId"] ?? "")
+                try engine.cancelTransfer(context.parameters.require("bundleId"), transferId: context.parameters.require("transferId"))
             }
             return try JSONBody.response(TransferBody(transfer: transfer, now: device.clock.anchor))
         }

@@ -82,6 +82,9 @@ enum Problems {
             case .conflict(let code, let detail), .refused(let code, let detail): return conflict(code, detail)
             case .unprocessable(let field, let detail): return invalid(field, detail)
             }
+        case is MissingRouteParameter:
+            // A route's handler and its pattern disagree: a defect of the service, so a 500 (no request causes it).
+            return HTTPProblem(status: .internalServerError, code: "routeParameterMissing")
         case let error as StoreError:
             switch error {
             case .invalidCursor: return invalid("cursor", "is not a cursor this list gave out")
@@ -112,6 +115,11 @@ struct ProblemMiddleware: HTTPMiddleware {
             if case StoreError.unavailable(let reason) = error {
                 // The client gets a bare 503; the operator needs SQLite's own words (locked, I/O error, full, damaged).
                 context.logger.error("The database is not available", metadata: ["reason": "\(reason)"])
+            }
+            if let missing = error as? MissingRouteParameter {
+                context.logger.error(
+                    "A route's handler asks for a parameter its pattern does not bind",
+                    metadata: ["route": "\(context.route ?? "-")", "error": "\(missing)"])
             }
             if let problem = Problems.problem(for: error) { throw problem }
             throw error

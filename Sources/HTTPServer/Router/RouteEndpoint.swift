@@ -6,11 +6,17 @@ final class RouteEndpoint: Sendable {
     /// The segments (by 0-based depth) that bind parameters, in path order.
     let parameterSlots: [(depth: Int, name: String)]
     let responder: any HTTPResponder
+    /// `400` for a parameter that does not decode, wrapped in the same middleware chain as `responder`.
+    let invalidPath: any HTTPResponder
 
-    init(pattern: String, parameterSlots: [(depth: Int, name: String)], responder: any HTTPResponder) {
+    init(
+        pattern: String, parameterSlots: [(depth: Int, name: String)], responder: any HTTPResponder,
+        invalidPath: any HTTPResponder
+    ) {
         self.pattern = pattern
         self.parameterSlots = parameterSlots
         self.responder = responder
+        self.invalidPath = invalidPath
     }
 
     /// Percent-decodes the parameter segments of `path` into `parameters`; false when one does not decode
@@ -45,9 +51,9 @@ final class RouteNode: Sendable {
     /// The first pattern registered for this path, reported as the route of `405` and `OPTIONS` answers.
     let pattern: String
     let endpoints: [(method: HTTPMethod, endpoint: RouteEndpoint)]
-    /// `405`, wrapped in the middleware chain.
+    /// `405`, wrapped in the middleware chain of the path's group.
     let methodNotAllowed: any HTTPResponder
-    /// `204` with `Allow`, wrapped in the middleware chain.
+    /// `204` with `Allow`, wrapped in the middleware chain of the path's group.
     let options: any HTTPResponder
 
     init(
