@@ -24,7 +24,7 @@ import { deviceList, feed, lanes } from "./widgets.js";
 // What the widgets' clicks and scrolls do.
 feed.onSelect = showEvent;
 feed.onNearTop = () => loadOlder();
-lanes.onSelect = (kind, bundleId, ref) => { if (kind === "history") loadOlder(); else showLaneItem(kind, bundleId, ref); };
+lanes.onSelect = (kind, bundleId, ref, data) => { if (kind === "history") loadOlder(); else showLaneItem(kind, bundleId, ref, data); };
 lanes.onRange = onLaneRange;
 deviceList.onSelect = selectDevice;
 deviceList.onDelete = deleteDevice;

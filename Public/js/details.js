@@ -98,8 +98,11 @@ export async function showTaskRequest(bundleId, request) {
   }
 }
 
-/** What a click on the lanes opened (`kind` and `ref` as the lane view marks them), other than unloaded history. */
-export function showLaneItem(kind, bundleId, ref) {
+/**
+ * What a click on the lanes opened (`kind`, `ref` and the mark's `data` as the lane view marks them), other than
+ * unloaded history.
+ */
+export function showLaneItem(kind, bundleId, ref, data = {}) {
   const lane = model.apps.get(bundleId);
   if (kind === "run") { showRun(bundleId, ref); return; }
   if (kind === "push") { showPush(bundleId, ref); return; }
@@ -112,7 +115,8 @@ export function showLaneItem(kind, bundleId, ref) {
     return;
   }
   if (kind === "segment" && lane) {
-    const seg = lane.segments.find((s) => String(s.start) === ref);
+    // States the app went through in one instant share their start: the one clicked is told by its state too.
+    const seg = lane.segments.find((s) => String(s.start) === ref && (!data.state || s.state === data.state));
     if (seg) detail(`${bundleId}: ${seg.state}`, table(["field", "value"], [
       ["state", seg.state], ["from", iso(seg.start)], ["until", seg.end ? iso(seg.end) : "now"], ["cause", seg.cause || "—"]]));
   }
