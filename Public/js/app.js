@@ -9,7 +9,7 @@
 //   details.js        the detail panel;  controls.js  the tester's controls;  url.js  the page's address
 //   state.js, widgets.js, views.js, dom.js   shared state, the widgets, status lines, element helpers
 import { bindControls } from "./controls.js";
-import { deleteDevice, bindDeviceForm } from "./device-actions.js";
+import { bindDeviceForm, deleteDevice } from "./device-actions.js";
 import { selectDevice } from "./device.js";
 import { closeDetail, showEvent, showLaneItem, showRun } from "./details.js";
 import { $ } from "./dom.js";

@@ -4,6 +4,7 @@ import time
 import urllib.request
 
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 
 from conftest import API_KEY, ROOT, openapi_event_types, screenshot, set_viewport, sign_in, wait
@@ -979,3 +980,61 @@ def test_a_key_revoked_while_signed_in_signs_the_page_out(service, driver):
     assert driver.find_element(By.ID, "signin-error").text == "The API key is no longer accepted (401)."
     assert driver.execute_script("return localStorage.getItem('bgemu.apiKey')") is None
     assert driver.execute_script("return window.__bgemu.streamState()") == -1
+
+
+def test_the_feed_stops_following_when_the_reader_goes_up(service, driver):
+    """Scrolling the feed up with the wheel or the keys stops following the live end; the checkbox follows it again."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    device, base = busy_device(service, "Scrolling", "com.example.busy")
+    service.api("POST", f"{base}/clock/advance", {"seconds": 3600})
+    sign_in(driver, service)
+    wait_live(driver)
+    follow = driver.find_element(By.ID, "follow")
+    feed = driver.find_element(By.ID, "feed")
+    at_end = "const f = document.getElementById('feed'); return f.scrollTop + f.clientHeight >= f.scrollHeight - 1"
+    wait(driver, lambda d: d.execute_script(at_end), message="following the live end")
+    assert follow.is_selected()
+
+    ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(feed), 0, -300).perform()
+    wait(driver, lambda d: not follow.is_selected(), message="the wheel stops following")
+    follow.click()
+    wait(driver, lambda d: follow.is_selected() and d.execute_script(at_end), message="following again")
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 42})
+    newest = device_event_ids(service, device["id"])[-1]
+    wait(driver, lambda d: feed_ids(d)[-1] == newest and d.execute_script(at_end), message="the new event in view")
+
+    driver.execute_script("document.getElementById('feed').focus()")
+    ActionChains(driver).send_keys(Keys.ARROW_UP).perform()
+    wait(driver, lambda d: not follow.is_selected(), message="the arrow key stops following")
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 43})
+    newest = device_event_ids(service, device["id"])[-1]
+    wait(driver, lambda d: feed_ids(d)[-1] == newest, message="the new event held")
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
+    assert not driver.execute_script(at_end), "the reader stays where they went"
+
+
+def test_the_lane_buttons_zoom_and_pan(service, driver):
+    """The buttons over the lanes zoom in and out and pan: an hour of one-minute runs shows fewer of them zoomed in."""
+    device, base = busy_device(service, "Zooming", "com.example.busy")
+    service.api("POST", f"{base}/clock/advance", {"seconds": 3600})
+    set_viewport(driver, 1400, 900)
+    sign_in(driver, service)
+    wait_live(driver)
+    runs = '#lanes g.lane[data-app="com.example.busy"] rect.run'
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, runs)) >= 40, message="an hour of runs drawn")
+
+    def after(button):
+        driver.find_element(By.ID, button).click()
+        driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
+        return len(driver.find_elements(By.CSS_SELECTOR, runs))
+
+    fitted = len(driver.find_elements(By.CSS_SELECTOR, runs))
+    zoomed = after("zoom-in")
+    assert 0 < zoomed < fitted * 0.7, (fitted, zoomed)
+    assert abs(after("zoom-out") - fitted) <= 2
+    panned = after("pan-right")   # a quarter of the view later: past the clock's now, fewer runs
+    assert zoomed < panned < fitted, (fitted, zoomed, panned)
+    assert abs(after("pan-left") - fitted) <= 2
+    after("zoom-in")
+    assert after("zoom-fit") == fitted
