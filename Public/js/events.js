@@ -24,8 +24,10 @@ export function resetEvents() {
   $("feed").dataset.loaded = "false";
 }
 
-/** Loads the newest page of device `id`'s events (older pages come in when the feed or the lanes reach back before
- * it); answers false when the device shown changed meanwhile. */
+/**
+ * Loads the newest page of device `id`'s events (older pages come in when the feed or the lanes reach back before
+ * it); answers false when the device shown changed meanwhile.
+ */
 export async function loadNewest(id, generation) {
   const page = await state.api.get(`/v1/devices/${enc(id)}/events?order=desc&limit=${PAGE}`);
   if (generation !== state.generation) return false;
