@@ -4,6 +4,7 @@ import time
 import urllib.request
 
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 
 from conftest import API_KEY, ROOT, openapi_event_types, screenshot, set_viewport, sign_in, wait
@@ -828,3 +829,212 @@ def test_feed_reloads_when_the_events_after_it_were_pruned_while_away(service, d
     expected = device_event_ids(service, device["id"])
     assert len(expected) == 2 and expected[0] > pruned_through
     wait(driver, lambda d: feed_ids(d) == expected, 30, "live after the reload")
+
+
+# ---------------------------------------------------------------- each concern of the page's script (issue 13 §2)
+
+def current_device(driver):
+    links = driver.find_elements(By.CSS_SELECTOR, '#device-list a[aria-current="page"]')
+    return links[0].get_attribute("data-device-id") if links else None
+
+
+def test_create_a_device_with_the_form(service, driver):
+    """The empty tenant's button makes a device from the form and shows it; the form makes the device as filled in."""
+    from selenium.webdriver.support.select import Select
+    sign_in(driver, service)
+    wait(driver, lambda d: view(d) == "main")
+    wait(driver, lambda d: d.find_element(By.ID, "create-first").is_displayed(), message="the empty tenant's button")
+    driver.find_element(By.ID, "create-first").click()
+    wait(driver, lambda d: status_text(d).startswith("Created "), message="created")
+    [first] = service.api("GET", "/v1/devices")["items"]
+    assert (first["name"], first["osVersion"]) == ("iPhone", "17.0")
+    assert status_text(driver) == f"Created iPhone ({first['id']})."
+    wait(driver, lambda d: current_device(d) == first["id"], message="the new device shown")
+    wait_live(driver)
+    assert driver.find_element(By.ID, "device-title").text == "iPhone · iOS 17.0"
+    assert not driver.find_element(By.ID, "create-first").is_displayed()
+    assert not driver.find_element(By.ID, "empty-tenant").is_displayed()
+
+    name = driver.find_element(By.ID, "dev-name")
+    name.clear()
+    name.send_keys("Lab phone")
+    Select(driver.find_element(By.ID, "dev-os")).select_by_visible_text("15.0")
+    driver.find_element(By.CSS_SELECTOR, "#create-device button[type=submit]").click()
+    wait(driver, lambda d: d.find_element(By.ID, "device-title").text == "Lab phone · iOS 15.0", message="second device shown")
+    lab = next(d for d in service.api("GET", "/v1/devices")["items"] if d["name"] == "Lab phone")
+    assert lab["osVersion"] == "15.0"
+    wait(driver, lambda d: current_device(d) == lab["id"], message="the second device marked in the list")
+    assert driver.find_element(By.ID, "device-count").text == "2"
+    assert driver.execute_script("return location.hash") == f"#device={lab['id']}"
+    wait_live(driver)
+
+
+def test_the_device_view_shows_its_conditions_and_follows_them(service, driver):
+    """The controls show the device's conditions and clock as the service has them, and follow a change made elsewhere."""
+    device = create_device(service, "Conditions")
+    base = f"/v1/devices/{device['id']}"
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 35, "charging": True, "lowPowerMode": True,
+                                                "network": "cellular", "backgroundAppRefresh": False})
+    service.api("POST", f"{base}/clock/advance", {"seconds": 3600})
+    sign_in(driver, service)
+    wait_live(driver)
+
+    def controls(d):
+        value = lambda i: d.find_element(By.ID, i).get_property("value")
+        checked = lambda i: d.find_element(By.ID, i).get_property("checked")
+        return {"battery": value("c-battery"), "shown": d.find_element(By.ID, "c-battery-out").text,
+                "charging": checked("c-charging"), "lpm": checked("c-lpm"), "network": value("c-network"),
+                "bar": checked("c-bar")}
+
+    wait(driver, lambda d: controls(d)["battery"] == "35", message="conditions shown")
+    assert controls(driver) == {"battery": "35", "shown": "35", "charging": True, "lpm": True, "network": "cellular",
+                                "bar": False}, controls(driver)
+    assert "2026-01-01 01:00:00" in driver.find_element(By.ID, "device-clock").text
+    # Changed by another client: the event arrives, the device is read again, the controls follow.
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 80, "charging": False, "network": "wifi"})
+    wait(driver, lambda d: controls(d)["battery"] == "80", message="conditions followed")
+    assert controls(driver) == {"battery": "80", "shown": "80", "charging": False, "lpm": True, "network": "wifi",
+                                "bar": False}, controls(driver)
+
+
+def test_lane_states_and_background_tasks_open_their_detail(service, driver):
+    """A state of a lane and a background task open their detail; closing the detail leaves the device's address."""
+    device = create_device(service)
+    base = f"/v1/devices/{device['id']}"
+    service.api("POST", f"{base}/apps", {"bundleId": SAMPLE, "infoPlist": {"UIBackgroundModes": ["fetch"]},
+                                        "behavior": {"onEnterBackground": {"name": "save", "endAfter": 3}}})
+    service.api("POST", f"{base}/apps/{SAMPLE}/launch")
+    service.api("POST", f"{base}/apps/{SAMPLE}/background")
+    service.api("POST", f"{base}/clock/advance", {"seconds": 60})
+    sign_in(driver, service)
+    wait_live(driver)
+    lane = f'#lanes g.lane[data-app="{SAMPLE}"]'
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'{lane} rect.seg[data-state="background"]')
+         and d.find_elements(By.CSS_SELECTOR, f"{lane} rect.bgtask"), message="states and task drawn")
+
+    def open_detail(selector):
+        # Found and clicked in one script: the lanes are redrawn as events and app lists arrive.
+        driver.execute_script("document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                              selector)
+
+    def fields(d):
+        return {r.find_elements(By.TAG_NAME, "td")[0].text: r.find_elements(By.TAG_NAME, "td")[1].text
+                for r in d.find_elements(By.CSS_SELECTOR, "#detail-body tbody tr")}
+
+    open_detail(f'{lane} rect.seg[data-state="suspended"]')
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text == f"{SAMPLE}: suspended", message="state detail")
+    assert fields(driver) == {"state": "suspended", "from": "2026-01-01 00:00:05.000", "until": "now", "cause": "idle"}
+    # The launch and the return to Home took no virtual time: four states begin at the same instant, and the one
+    # clicked is the one shown.
+    open_detail(f'{lane} rect.seg[data-state="background"]')
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text == f"{SAMPLE}: background", message="state detail")
+    assert fields(driver) == {"state": "background", "from": "2026-01-01 00:00:00.000", "until": "2026-01-01 00:00:05.000",
+                              "cause": "userLeft"}, fields(driver)
+
+    open_detail(f"{lane} rect.bgtask")
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Background task bgt_"), message="task detail")
+    task = fields(driver)
+    assert task["app"] == SAMPLE and task["name"] == "save" and task["outcome"] == "ended", task
+    assert (task["began"], task["ended"]) == ("2026-01-01 00:00:00.000", "2026-01-01 00:00:03.000"), task
+
+    driver.find_element(By.ID, "detail-close").click()
+    assert not driver.find_element(By.ID, "detail").is_displayed()
+    assert driver.execute_script("return document.body.dataset.detail") == "closed"
+    assert driver.execute_script("return location.hash") == f"#device={device['id']}"
+
+
+def test_a_device_that_cannot_be_read_is_retried_and_another_one_shown(service, driver):
+    """A link to a device the service does not have says why it shows nothing and retries; following a link to a
+    device it has shows that one, live."""
+    device = create_device(service)
+    sign_in(driver, service)
+    wait_live(driver)
+    driver.execute_script("location.hash = 'device=dev_missing'")
+    wait(driver, lambda d: "history failed: 404" in d.find_element(By.ID, "stream-state").text
+         and "retrying" in d.find_element(By.ID, "stream-state").text, message="the failure said")
+    assert driver.execute_script("return window.__bgemu.streamState()") == -1
+    reads = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/v1/devices/dev_missing')).length"
+    wait(driver, lambda d: d.execute_script(reads) >= 2, 10, "read again after 3 s")
+    assert "history failed: 404" in driver.find_element(By.ID, "stream-state").text
+    assert feed_ids(driver) == []
+    driver.execute_script("location.hash = arguments[0]", f"device={device['id']}")
+    wait(driver, lambda d: current_device(d) == device["id"], message="the device shown")
+    wait_live(driver)
+    assert driver.find_element(By.ID, "stream-state").text == "live"
+    assert feed_ids(driver) == device_event_ids(service, device["id"])
+
+
+def test_a_key_revoked_while_signed_in_signs_the_page_out(service, driver):
+    """The periodic device refresh meets a 401 once the tenant's key is revoked: the page forgets the key and asks for one."""
+    from conftest import ADMIN_TOKEN
+    tenant = service.api("POST", "/v1/admin/tenants", {"name": "revoked-while-signed-in"}, key=ADMIN_TOKEN)
+    created = service.api("POST", "/v1/devices", {"name": "Theirs", "osVersion": "17.0"}, key=tenant["apiKey"])
+    sign_in(driver, service, key=tenant["apiKey"])
+    wait_live(driver)
+    assert current_device(driver) == created["id"]
+    assert driver.execute_script("return localStorage.getItem('bgemu.apiKey')") == tenant["apiKey"]
+    status, _ = service.request("DELETE", f"/v1/admin/tenants/{tenant['id']}/keys/{tenant['keyId']}", key=ADMIN_TOKEN)
+    assert status == 204
+    wait(driver, lambda d: view(d) == "signin", 10, "signed out by the refresh")
+    assert driver.execute_script("return document.body.dataset.signin") == "wrong-key"
+    assert driver.find_element(By.ID, "signin-error").text == "The API key is no longer accepted (401)."
+    assert driver.execute_script("return localStorage.getItem('bgemu.apiKey')") is None
+    assert driver.execute_script("return window.__bgemu.streamState()") == -1
+
+
+def test_the_feed_stops_following_when_the_reader_goes_up(service, driver):
+    """Scrolling the feed up with the wheel or the keys stops following the live end; the checkbox follows it again."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    device, base = busy_device(service, "Scrolling", "com.example.busy")
+    service.api("POST", f"{base}/clock/advance", {"seconds": 3600})
+    sign_in(driver, service)
+    wait_live(driver)
+    follow = driver.find_element(By.ID, "follow")
+    feed = driver.find_element(By.ID, "feed")
+    at_end = "const f = document.getElementById('feed'); return f.scrollTop + f.clientHeight >= f.scrollHeight - 1"
+    wait(driver, lambda d: d.execute_script(at_end), message="following the live end")
+    assert follow.is_selected()
+
+    ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(feed), 0, -300).perform()
+    wait(driver, lambda d: not follow.is_selected(), message="the wheel stops following")
+    follow.click()
+    wait(driver, lambda d: follow.is_selected() and d.execute_script(at_end), message="following again")
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 42})
+    newest = device_event_ids(service, device["id"])[-1]
+    wait(driver, lambda d: feed_ids(d)[-1] == newest and d.execute_script(at_end), message="the new event in view")
+
+    driver.execute_script("document.getElementById('feed').focus()")
+    ActionChains(driver).send_keys(Keys.ARROW_UP).perform()
+    wait(driver, lambda d: not follow.is_selected(), message="the arrow key stops following")
+    service.api("PATCH", f"{base}/conditions", {"batteryLevel": 43})
+    newest = device_event_ids(service, device["id"])[-1]
+    wait(driver, lambda d: feed_ids(d)[-1] == newest, message="the new event held")
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
+    assert not driver.execute_script(at_end), "the reader stays where they went"
+
+
+def test_the_lane_buttons_zoom_and_pan(service, driver):
+    """The buttons over the lanes zoom in and out and pan: an hour of one-minute runs shows fewer of them zoomed in."""
+    device, base = busy_device(service, "Zooming", "com.example.busy")
+    service.api("POST", f"{base}/clock/advance", {"seconds": 3600})
+    set_viewport(driver, 1400, 900)
+    sign_in(driver, service)
+    wait_live(driver)
+    runs = '#lanes g.lane[data-app="com.example.busy"] rect.run'
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, runs)) >= 40, message="an hour of runs drawn")
+
+    def after(button):
+        driver.find_element(By.ID, button).click()
+        driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
+        return len(driver.find_elements(By.CSS_SELECTOR, runs))
+
+    fitted = len(driver.find_elements(By.CSS_SELECTOR, runs))
+    zoomed = after("zoom-in")
+    assert 0 < zoomed < fitted * 0.7, (fitted, zoomed)
+    assert abs(after("zoom-out") - fitted) <= 2
+    panned = after("pan-right")   # a quarter of the view later: past the clock's now, fewer runs
+    assert zoomed < panned < fitted, (fitted, zoomed, panned)
+    assert abs(after("pan-left") - fitted) <= 2
+    after("zoom-in")
+    assert after("zoom-fit") == fitted
