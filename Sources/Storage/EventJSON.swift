@@ -22,57 +22,132 @@ enum EventJSON {
 
     // MARK: Writing
 
+    /// The JSON text of `data`.
     static func encode(_ data: [String: EventValue]) throws -> String {
-        var out = ""
-        try write(.object(data), to: &out)
-        return out
+        var out: [UInt8] = []
+        try write(data, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func write(_ value: EventValue, to out: inout String) throws {
+    /// Appends the JSON of `data` to `out` as UTF-8 bytes: the text ``encode(_:)`` answers, without building a
+    /// `String` field by field (the clock's advance writes one per event). On a throw, `out` may hold a part.
+    static func write(_ data: [String: EventValue], to out: inout [UInt8]) throws {
+        try writeObject(data, to: &out)
+    }
+
+    private static func write(_ value: EventValue, to out: inout [UInt8]) throws {
         switch value {
-        case .null: out += "null"
-        case .bool(let bool): out += bool ? "true" : "false"
-        case .int(let int): out += String(int)
+        case .null: append("null" as StaticString, to: &out)
+        case .bool(true): append("true" as StaticString, to: &out)
+        case .bool(false): append("false" as StaticString, to: &out)
+        case .int(let int): writeInteger(int, to: &out)
         case .double(let double):
             guard double.isFinite else { throw Failure.nonFiniteNumber("\(double)") }
-            out += "\(double)"  // always with "." or "e": read back as a double
+            append(double.description, to: &out)  // always with "." or "e": read back as a double
         case .string(let string): writeString(string, to: &out)
         case .array(let elements):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 try write(element, to: &out)
             }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
-                if index > 0 { out += "," }
-                writeString(key, to: &out)
-                out += ":"
-                try write(members[key]!, to: &out)
-            }
-            out += "}"
+            out.append(UInt8(ascii: "]"))
+        case .object(let members): try writeObject(members, to: &out)
         }
     }
 
-    private static func writeString(_ string: String, to out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    private static func writeObject(_ members: [String: EventValue], to out: inout [UInt8]) throws {
+        out.append(UInt8(ascii: "{"))
+        // The members' positions, sorted by their keys' UTF-8 bytes. An event has a handful of members: an insertion
+        // sort of positions copies no key or value (and needs no lookup by key to write them).
+        var order = Array(members.indices)
+        for sorted in order.indices.dropFirst() {
+            var index = sorted
+            while index > 0, utf8Precedes(members.keys[order[index]], members.keys[order[index - 1]]) {
+                order.swapAt(index, index - 1)
+                index -= 1
             }
         }
-        out += "\""
+        for (count, position) in order.enumerated() {
+            if count > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(members.keys[position], to: &out)
+            out.append(UInt8(ascii: ":"))
+            try write(members.values[position], to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Whether `a` comes before `b` in the order of their UTF-8 bytes (which is the order of their scalars).
+    private static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                let common = min(a.count, b.count)
+                var i = 0
+                while i < common {
+                    if a[i] != b[i] { return a[i] < b[i] }
+                    i += 1
+                }
+                return a.count < b.count
+            }
+        }
+    }
+
+    /// The decimal digits of `int`, as `String(int)` writes them.
+    private static func writeInteger(_ int: Int64, to out: inout [UInt8]) {
+        if int < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = int.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of UInt64.max, filled from the end
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[start...])
+        }
+    }
+
+    /// A JSON string: only what RFC 8259 §7 requires is escaped; every other byte is copied as it is (UTF-8 bytes
+    /// of non-ASCII scalars are all 0x80 or above, so a byte-wise scan escapes exactly the scalars that need it).
+    private static func writeString(_ string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var start = 0  // the first byte not yet copied
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                start = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): append(#"\""#, to: &out)
+                case UInt8(ascii: "\\"): append(#"\\"#, to: &out)
+                case UInt8(ascii: "\n"): append(#"\n"#, to: &out)
+                case UInt8(ascii: "\r"): append(#"\r"#, to: &out)
+                case UInt8(ascii: "\t"): append(#"\t"#, to: &out)
+                default:
+                    append(#"\u00"#, to: &out)
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0xF))
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A lowercase hexadecimal digit, as `String(_:radix:)` writes it.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    private static func append(_ text: String, to out: inout [UInt8]) {
+        out.append(contentsOf: text.utf8)
     }
 
     // MARK: Reading

@@ -38,6 +38,60 @@ struct PolicyRuleTests {
         #expect(try engine.eligibility(app, identifier: refresh).eligible)
     }
 
+    /// An opportunity weighs a candidate by stopping at its first unmet condition; its verdict must be the one the
+    /// `eligibility` route lists: every condition met. Checked for each candidate in states that fail each factor.
+    @Test func R25_anOpportunitysVerdictIsEveryListedConditionMet() throws {
+        let base = try pendingRefresh()
+        var states: [DeviceEngine] = [base]
+        func variant(_ change: (inout DeviceEngine) throws -> Void) rethrows {
+            var engine = base
+            try change(&engine)
+            states.append(engine)
+        }
+        try variant { _ = try $0.simulateLaunch(app, identifier: refresh) }  // an open run
+        try variant { try $0.launch(app) }  // in the foreground
+        variant { $0.device.conditions.batteryLevel = 5 }
+        variant { $0.device.conditions.lowPowerMode = true }
+        variant { $0.device.conditions.backgroundAppRefresh = false }
+        variant { $0.device.conditions.network = .none }
+        variant { $0.device.conditions.locked = true }
+        variant { $0.device.apps[0].settings.backgroundAppRefresh = false }
+        variant { $0.device.apps[0].runtime.forceQuit = true }
+        variant { $0.device.apps[0].runtime.lastDiscretionaryLaunchAt = $0.now }
+        variant { $0.device.apps[0].runtime.budget = LaunchBudget(); $0.device.apps[0].runtime.budget.day = $0.today
+            $0.device.apps[0].runtime.budget.used = 1_000 }
+        variant { engine in  // a usage pattern: launched at this time of day on the three days before
+            engine.device.apps[0].runtime.launchHistory = (1...3).map { VirtualInstant(milliseconds: engine.now.milliseconds - $0 * DeviceEngine.day) }
+        }
+        variant { $0.device.apps[0].runtime.fetchInterval = .minimum }
+        variant { $0.device.apps[0].runtime.fetchInterval = .seconds(.seconds(3600)); $0.device.apps[0].runtime.lastFetchAt = $0.now }
+        let requests = [
+            TaskRequest(kind: .appRefresh, identifier: refresh, submittedAt: base.now),
+            TaskRequest(kind: .appRefresh, identifier: refresh, earliestBeginDate: base.now + .seconds(60), submittedAt: base.now),
+            TaskRequest(kind: .processing, identifier: EngineFixture.cleanupId, requiresNetworkConnectivity: true,
+                        requiresExternalPower: true, submittedAt: base.now),
+            TaskRequest(kind: .appRefresh, identifier: "com.example.unknown", submittedAt: base.now),
+        ]
+        var verdicts: [Bool] = []
+        for engine in states {
+            for candidate in requests.map(DeviceEngine.Candidate.request) + [.fetch] {
+                for atPredictedUse in [false, true] {
+                    var unknown: VirtualInstant?? = nil
+                    var alsoUnknown: VirtualInstant?? = nil
+                    let verdict = engine.conditions(
+                        0, candidate, atPredictedUse: atPredictedUse, predicted: &unknown, explain: false, verdictOnly: true)
+                    let listed = engine.conditions(0, candidate, atPredictedUse: atPredictedUse, predicted: &alsoUnknown)
+                    #expect(verdict.items.isEmpty)
+                    #expect(verdict.allMet == listed.items.allSatisfy(\.met))
+                    #expect(listed.allMet == listed.items.allSatisfy(\.met))
+                    verdicts.append(verdict.allMet)
+                }
+            }
+        }
+        // Both verdicts occur, so the comparison above is not vacuous.
+        #expect(verdicts.contains(true) && verdicts.contains(false))
+    }
+
     @Test func R25_lowPowerModeHoldsLaunches() throws {
         var engine = try pendingRefresh()
         var lpm = engine.device.conditions

@@ -9,6 +9,15 @@ struct RFC3339Tests {
         #expect(RFC3339.format(VirtualInstant(milliseconds: -1)) == "1969-12-31T23:59:59.999Z")
     }
 
+    /// The digit-by-digit writer covers years 0–9999; the years outside keep their former spelling.
+    @Test func formatsEveryYearAsBefore() {
+        #expect(RFC3339.format(.latest) == "9000-01-01T00:00:00.000Z")
+        #expect(RFC3339.format(VirtualInstant(milliseconds: 253_402_300_799_999)) == "9999-12-31T23:59:59.999Z")
+        #expect(RFC3339.format(VirtualInstant(milliseconds: 253_402_300_800_000)) == "10000-01-01T00:00:00.000Z")
+        #expect(RFC3339.format(VirtualInstant(milliseconds: -62_167_219_200_000)) == "0000-01-01T00:00:00.000Z")
+        #expect(RFC3339.format(VirtualInstant(milliseconds: -62_167_219_200_001)) == "00-1-12-31T23:59:59.999Z")
+    }
+
     @Test func parsesOffsetsAndFractions() {
         #expect(RFC3339.parse("2026-01-01T00:00:00Z") == .defaultStart)
         #expect(RFC3339.parse("2026-01-01T01:00:00.5+01:00")?.milliseconds == VirtualInstant.defaultStart.milliseconds + 500)

@@ -46,6 +46,7 @@ extension Profile {
 
     /// This profile with `overrides` (wire name → value in the tunable's unit) applied; names are not checked here.
     public func applying(_ overrides: [String: Double]) -> Profile {
+        guard !overrides.isEmpty else { return self }  // most devices: no lookup per tunable
         var profile = self
         for tunable in Profile.tunables {
             if let value = overrides[tunable.name] { tunable.write(&profile, value) }

@@ -173,9 +173,8 @@ extension DeviceEngine {
     /// Whether something keeps a background app from suspension (R2): its lifecycle callback's time, an open
     /// background task, an open run.
     func isHeld(_ i: Int) -> Bool {
-        let runtime = device.apps[i].runtime
-        if let grace = runtime.lifecycleGraceEndsAt, grace > now { return true }
-        return runtime.hasOpenTask || runtime.hasOpenRun || holdsByActivity(i)
+        if let grace = device.apps[i].runtime.lifecycleGraceEndsAt, grace > now { return true }
+        return device.apps[i].runtime.hasOpenTask || device.apps[i].runtime.hasOpenRun || holdsByActivity(i)
     }
 
     /// Suspends a background app that nothing holds any more (R2, R13, R23).

@@ -13,9 +13,10 @@ extension DeviceEngine {
             throw EmulationError.notFound(kind: "task request", id: identifier)
         }
         let predicted = request.kind == .appRefresh ? nextPredictedLaunch(i) : nil
+        var known: VirtualInstant?? = .some(predicted)
         return Eligibility(
             identifier: identifier, kind: request.kind,
-            conditions: conditions(i, .request(request), atPredictedUse: false, explainPrediction: predicted),
+            conditions: conditions(i, .request(request), atPredictedUse: false, predicted: &known).items,
             nextOpportunityAt: device.runtime.timers.first { $0.kind == .opportunity }?.due, predictedLaunchAt: predicted)
     }
 
@@ -44,38 +45,55 @@ extension DeviceEngine {
         tryDiscretionaryLaunch(i, atPredictedUse: true)
     }
 
+    /// Launches the app for its first candidate whose conditions are all met, in the order R25 weighs them:
+    /// processing requests, then app refresh requests, then fetch.
     private mutating func tryDiscretionaryLaunch(_ i: Int, atPredictedUse: Bool) {
-        let app = device.apps[i]
-        var candidates = app.runtime.taskRequests.filter { $0.kind == .processing }.map(Candidate.request)
-        candidates += app.runtime.taskRequests.filter { $0.kind == .appRefresh }.map(Candidate.request)
-        if app.manifest.declares(.fetch), app.runtime.fetchInterval != .never { candidates.append(.fetch) }
-        let reason = atPredictedUse ? "predictedUsage" : "opportunity"
-        for candidate in candidates
-        where conditions(i, candidate, atPredictedUse: atPredictedUse, explain: false).allSatisfy(\.met) {
-            switch candidate {
-            case .request(let request):
-                if request.kind == .appRefresh { consumeBudget(i) }
-                launchRequest(i, request, reason: reason)
-            case .fetch:
-                consumeBudget(i)
-                device.apps[i].runtime.lastFetchAt = now
-                startRun(i, kind: .fetch, reason: reason, duration: policy.appRefreshRun ?? .seconds(30))
-            }
-            device.apps[i].runtime.lastDiscretionaryLaunchAt = now
-            return
+        // The candidates share the app's predicted launch: computed once, when a candidate first needs it.
+        var predicted: VirtualInstant?? = nil
+        var launch: Candidate?
+        let requests = device.apps[i].runtime.taskRequests
+        for kind in [TaskRequestKind.processing, .appRefresh] where launch == nil {
+            launch = requests.first { request in
+                request.kind == kind && isMet(i, .request(request), atPredictedUse: atPredictedUse, predicted: &predicted)
+            }.map(Candidate.request)
         }
+        if launch == nil, device.apps[i].manifest.declares(.fetch), device.apps[i].runtime.fetchInterval != .never,
+            isMet(i, .fetch, atPredictedUse: atPredictedUse, predicted: &predicted)
+        {
+            launch = .fetch
+        }
+        guard let launch else { return }
+        let reason = atPredictedUse ? "predictedUsage" : "opportunity"
+        switch launch {
+        case .request(let request):
+            if request.kind == .appRefresh { consumeBudget(i) }
+            launchRequest(i, request, reason: reason)
+        case .fetch:
+            consumeBudget(i)
+            device.apps[i].runtime.lastFetchAt = now
+            startRun(i, kind: .fetch, reason: reason, duration: policy.appRefreshRun ?? .seconds(30))
+        }
+        device.apps[i].runtime.lastDiscretionaryLaunchAt = now
+    }
+
+    /// Whether every condition of `candidate` is met, stopping at the first that is not (an opportunity's check).
+    private func isMet(_ i: Int, _ candidate: Candidate, atPredictedUse: Bool, predicted: inout VirtualInstant??) -> Bool {
+        conditions(i, candidate, atPredictedUse: atPredictedUse, predicted: &predicted, explain: false, verdictOnly: true)
+            .allMet
     }
 
     /// The conditions of R15–R28 for a candidate, in the order the system weighs them (R25).
     /// With `explain: false` (the opportunity's own check) the details are left empty: formatting them is most of
-    /// the cost, and nobody reads them there.
+    /// the cost, and nobody reads them there; with `verdictOnly` the list stops at the first unmet condition.
+    /// `predicted` is the app's next predicted launch once known (`.some`), computed here when needed and unknown.
     func conditions(
-        _ i: Int, _ candidate: Candidate, atPredictedUse: Bool, explainPrediction: VirtualInstant? = nil,
-        explain: Bool = true
-    ) -> [EligibilityCondition] {
+        _ i: Int, _ candidate: Candidate, atPredictedUse: Bool, predicted: inout VirtualInstant??,
+        explain: Bool = true, verdictOnly: Bool = false
+    ) -> ConditionList {
         let app = device.apps[i]
         let c = device.conditions
-        var list = ConditionList(explain: explain)
+        let policy = self.policy
+        var list = ConditionList(explain: explain, verdictOnly: verdictOnly)
         var isProcessing = false
         switch candidate {
         case .request(let request):
@@ -113,13 +131,19 @@ extension DeviceEngine {
         list.add("lowPowerModeOff", "R18", !c.lowPowerMode, "Low Power Mode turns Background App Refresh off")
         list.add("backgroundAppRefreshDevice", "R18", c.backgroundAppRefresh, "the device's switch")
         list.add("backgroundAppRefreshApp", "R18", app.settings.backgroundAppRefresh, "the app's switch")
-        if !isProcessing {
-            let predicted = explainPrediction ?? (atPredictedUse ? nil : nextPredictedLaunch(i))
-            list.add("usagePrediction", "R26", atPredictedUse || predicted == nil,
-                              predicted.map { "held for the predicted use; launches at \($0)" } ?? "no usage pattern to wait for")
+        if !isProcessing, list.isOpen {
+            let next: VirtualInstant?
+            if let known = predicted {
+                next = known
+            } else {
+                next = atPredictedUse ? nil : nextPredictedLaunch(i)
+                predicted = .some(next)
+            }
+            list.add("usagePrediction", "R26", atPredictedUse || next == nil,
+                              next.map { "held for the predicted use; launches at \($0)" } ?? "no usage pattern to wait for")
         }
         list.add("notForceQuit", "R25", !app.runtime.forceQuit, "force-quit apps wait for the user to launch them (R5)")
-        if !isProcessing {
+        if !isProcessing, list.isOpen {
             let used = budgetUsed(i)
             let budget = dailyBudget(i)
             list.add("budget", "R27", used < budget, "\(used) of \(budget) discretionary launches used today")
@@ -129,7 +153,7 @@ extension DeviceEngine {
         list.add("rateLimit", "R25", last.map { $0 + spacing <= now } ?? true,
                           last.map { "last discretionary launch at \($0)" } ?? "no launch yet")
         list.add("noOpenRun", "R25", !app.runtime.hasOpenRun, "one discretionary run at a time per app")
-        return list.items
+        return list
     }
 
     /// `setMinimumBackgroundFetchInterval` (R28).

@@ -41,6 +41,7 @@ extension DeviceEngine {
         device.apps[i].runtime.runs.append(run)
         trimRunHistory(i)
         var data = extra
+        data.reserveCapacity(extra.count + 6)  // one allocation, not a rehash per member (the JSON sorts the keys)
         data["runId"] = .string(run.id)
         data["kind"] = .string(kind.rawValue)
         data["reason"] = .string(reason)

@@ -5,6 +5,9 @@ extension DeviceEngine {
     /// The minute of the day the user usually opens the app: launches on at least `predictionMinimumDays`
     /// different days of the last two weeks within 30 minutes of each other.
     func usualLaunchMinute(_ i: Int) -> Int? {
+        // Fewer launches than days needed make no pattern (each launch is on one day): answered without a copy.
+        let minimumDays = policy.predictionMinimumDays
+        guard device.apps[i].runtime.launchHistory.count >= minimumDays else { return nil }
         let history = device.apps[i].runtime.launchHistory.filter { now.milliseconds - $0.milliseconds <= 14 * Self.day }
         let minutes = history.map { Int(($0.milliseconds % Self.day + Self.day) % Self.day / 60_000) }
         let days = history.map { $0.milliseconds / Self.day }
@@ -12,7 +15,7 @@ extension DeviceEngine {
         for m in minutes {
             let near = minutes.indices.filter { abs(minutes[$0] - m) <= 30 }
             let distinct = Set(near.map { days[$0] }).count
-            if distinct >= policy.predictionMinimumDays, distinct > (best?.days ?? 0) {
+            if distinct >= minimumDays, distinct > (best?.days ?? 0) {
                 best = (distinct, near.map { minutes[$0] }.reduce(0, +) / near.count)
             }
         }
@@ -45,9 +48,13 @@ extension DeviceEngine {
 
     /// The launches the app may have today: the profile's base scaled by its behaviour, plus a bonus for use.
     func dailyBudget(_ i: Int) -> Int {
-        let runtime = device.apps[i].runtime
-        let recentLaunches = runtime.launchHistory.filter { now.milliseconds - $0.milliseconds <= 7 * Self.day }.count
-        return Int(Double(policy.dailyLaunchBudget) * runtime.budget.score) + min(policy.usageBudgetBonus, recentLaunches)
+        var recentLaunches = 0
+        for launch in device.apps[i].runtime.launchHistory where now.milliseconds - launch.milliseconds <= 7 * Self.day {
+            recentLaunches += 1
+        }
+        let policy = self.policy
+        return Int(Double(policy.dailyLaunchBudget) * device.apps[i].runtime.budget.score)
+            + min(policy.usageBudgetBonus, recentLaunches)
     }
 
     mutating func consumeBudget(_ i: Int) {

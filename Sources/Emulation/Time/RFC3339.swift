@@ -9,6 +9,33 @@ public enum RFC3339 {
         let days = Int(floorDiv(totalSeconds, 86_400))
         let secondsOfDay = Int(totalSeconds - Int64(days) * 86_400)
         let (y, m, d) = civil(fromDays: days)
+        if (0...9999).contains(y) {
+            // The usual case, written digit by digit into the 24 bytes of `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+            return String(unsafeUninitializedCapacity: 24) { text in
+                func put(_ value: Int, _ width: Int, at offset: Int) {
+                    var value = value
+                    for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                        text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                        value /= 10
+                    }
+                }
+                put(y, 4, at: 0)
+                text[4] = UInt8(ascii: "-")
+                put(m, 2, at: 5)
+                text[7] = UInt8(ascii: "-")
+                put(d, 2, at: 8)
+                text[10] = UInt8(ascii: "T")
+                put(secondsOfDay / 3600, 2, at: 11)
+                text[13] = UInt8(ascii: ":")
+                put(secondsOfDay / 60 % 60, 2, at: 14)
+                text[16] = UInt8(ascii: ":")
+                put(secondsOfDay % 60, 2, at: 17)
+                text[19] = UInt8(ascii: ".")
+                put(millis, 3, at: 20)
+                text[23] = UInt8(ascii: "Z")
+                return 24
+            }
+        }
         return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondsOfDay / 3600, 2) + ":"
             + pad(secondsOfDay / 60 % 60, 2) + ":" + pad(secondsOfDay % 60, 2) + "." + pad(millis, 3) + "Z"
     }
