@@ -36,8 +36,13 @@ public final class EventHub: Sendable {
     /// Serial queues the replays run on, spread by stream: replays read the database and must not run on the
     /// server's event loops, nor all at once.
     let replayQueues: [DispatchQueue]
+    /// The stream bytes of recent events, encoded once for every stream that sends them.
+    let encodedEvents = EncodedEventCache()
     /// Events per page of a replay.
     static let replayPageSize = 500
+    /// Events' worth of its tenant's stream budget a replay waits for before it reads a page (fewer when the
+    /// backlog has less room).
+    static let budgetedPageEvents = 32
     /// The most streams open at once; past it a new stream is refused with `503` so that streams can never use
     /// up the process's file descriptors and lock the API (health probes included) out.
     public let maximumStreams: Int
@@ -213,8 +218,11 @@ public final class EventHub: Sendable {
 
     /// The stream bytes of an event; nil (logged) when its data cannot be written as JSON.
     func encode(_ event: RecordedEvent, _ encoder: CompactJSONEncoder) -> EncodedEvent? {
+        if let bytes = encodedEvents.bytes(of: event.id) { return EncodedEvent(recorded: event, bytes: bytes) }
         do {
-            return EncodedEvent(recorded: event, bytes: try EventBody.streamBytes(event, encoder: encoder))
+            let bytes = try EventBody.streamBytes(event, encoder: encoder)
+            encodedEvents.keep(bytes, of: event.id)
+            return EncodedEvent(recorded: event, bytes: bytes)
         } catch {
             logger.error("Event hub: event \(event.id) cannot be encoded, not streamed: \(error)")
             return nil

@@ -40,6 +40,24 @@ final class StreamBudget: Sendable {
         }
     }
 
+    /// Replays of the tenant's streams waiting for the budget to refill.
+    private let waiting = Atomic<Int>(0)
+
+    /// How long a replay should wait before it reads `bytes` more: long enough for its share of the refill when
+    /// other replays of the tenant wait too (zero when the budget holds them now). Waiting only for `bytes`, a
+    /// thousand streams woke together at every refill, one got it, and the others read a page for nothing.
+    func replayWait(for bytes: Int) -> Duration {
+        let alone = wait(for: bytes)
+        guard alone > .zero else { return .zero }
+        return max(alone, wait(for: bytes * max(1, waiting.load(ordering: .relaxed))))
+    }
+
+    /// Counts a replay as waiting until `resume` is called.
+    func startWaiting() -> @Sendable () -> Void {
+        waiting.add(1, ordering: .relaxed)
+        return { [self] in _ = waiting.subtract(1, ordering: .relaxed) }
+    }
+
     /// How long until `bytes` can be taken (zero when they can now).
     func wait(for bytes: Int) -> Duration {
         let now = clock()
