@@ -41,7 +41,10 @@ struct Service {
             },
             maximumDevicesPerTenant: configuration.maxDevicesPerTenant)
         let prunedEvents = Self.prunedEvents(SQLiteEventStore(database: database))
-        hub.watchPruning(prunedEvents)
+        // Streams can only see events pruned under them while this process prunes: what was pruned before it
+        // started is refused when a stream opens (`410`). Without retention, a replay asks nothing per page.
+        let retention = EventRetention(days: configuration.eventRetentionDays, perDevice: configuration.eventRetentionPerDevice)
+        if !retention.keepsEverything { hub.watchPruning(prunedEvents) }
         var environment = APIEnvironment(
             tenants: tenants, devices: devices, events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),
@@ -108,8 +111,7 @@ struct Service {
     private func startEventPruner(_ database: Database, logger: Logger) -> EventPruner {
         let pruner = EventPruner(
             database: database,
-            retention: EventRetention(
-                days: configuration.eventRetentionDays, perDevice: configuration.eventRetentionPerDevice))
+            retention: EventRetention(days: configuration.eventRetentionDays, perDevice: configuration.eventRetentionPerDevice))
         if !pruner.retention.keepsEverything {
             let age = configuration.eventRetentionDays > 0
                 ? "written in the last \(configuration.eventRetentionDays) days" : "of any age"
