@@ -6,6 +6,12 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: HTTPBody
+    /// How long the server holds a sized answer before it sends it; the connection reads nothing more meanwhile
+    /// (it costs a timer entry, no thread). For refusals a client cannot act on sooner anyway, such as a `429`
+    /// whose `Retry-After` has not passed: a client that asks again at once, without waiting, gets its answers
+    /// at that pace instead of as fast as the server can make them. Zero (the default) sends at once; at
+    /// shutdown held answers go out at once.
+    public var delay: Duration = .zero
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .bytes([])) {
         self.status = status

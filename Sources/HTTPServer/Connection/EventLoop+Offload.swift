@@ -29,9 +29,14 @@ extension EventLoop {
         wake()
     }
 
-    /// Writes an offloaded answer, then takes up the requests that arrived behind it (loop thread).
+    /// Writes an offloaded (or held) answer, then takes up the requests that arrived behind it (loop thread). An
+    /// answer that asks for a delay is held first (``hold(_:to:requestId:on:)``).
     func deliver(_ answer: OffloadedAnswer) {
         guard let connection = connection(for: answer.connection), connection.awaitingAnswer else { return }
+        if answer.response.delay > .zero, !isShuttingDown, case .bytes = answer.response.body {
+            hold(answer.response, to: answer.parsed, requestId: answer.requestId, on: connection)
+            return
+        }
         connection.awaitingAnswer = false
         guard case .requests = connection.phase else { return }
         var out = takeOutBuffer()

@@ -3,7 +3,8 @@ import Logging
 
 extension EventLoop {
     /// Answers one request: on this loop, appending the answer to `out`, or, when the server offloads it, on the
-    /// worker pool (the connection then waits for it, see `EventLoop+Offload`). `inline` keeps it on the loop.
+    /// worker pool (the connection then waits for it, see `EventLoop+Offload`). `inline` keeps it on the loop,
+    /// and sends it at once even when it asks for a delay (an answer given before the body closes the connection).
     func respond(
         to parsed: HTTPRequestParser.Parsed, on connection: Connection, into out: inout [UInt8], inline: Bool = false
     ) {
@@ -15,6 +16,10 @@ extension EventLoop {
             if connection.awaitingAnswer { return }
         }
         let response = Self.answer(request, context: context, responder: responder)
+        if response.delay > .zero, !inline, !isShuttingDown, case .bytes = response.body {
+            hold(response, to: parsed, requestId: requestId, on: connection)
+            return
+        }
         write(response, to: parsed, requestId: requestId, on: connection, into: &out)
     }
 

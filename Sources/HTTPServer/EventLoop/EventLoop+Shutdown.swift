@@ -6,6 +6,7 @@ extension EventLoop {
         isShuttingDown = true
         shutdownDeadline = now + grace.milliseconds
         closeListener()
+        releaseAllHeldAnswers()
         for slot in connections.indices {
             guard let connection = connections[slot] else { continue }
             switch connection.phase {

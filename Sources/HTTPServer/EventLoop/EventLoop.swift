@@ -50,6 +50,8 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
     var spareAdopted: [Inbox.Adoption] = []
     var spareStreamKeys: [UInt64] = []
     var spareAnswers: [OffloadedAnswer] = []
+    /// Answers held until their delay has passed (``HTTPResponse/delay``).
+    var heldAnswers = HeldAnswers()
     /// The threads that answer the requests the server hands off its loops; nil when none are.
     let workers: WorkerPool?
 
@@ -85,6 +87,7 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
             }
             refreshClock()
             for i in 0..<ready { handle(events[i]) }
+            releaseHeldAnswers()
             if now >= nextSweep { sweep() }
             if isShuttingDown, connectionCount == 0 || now >= shutdownDeadline { break }
         }
@@ -97,9 +100,9 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         dateCache.update(now: LoopClock.wallSeconds())
     }
 
-    /// Milliseconds until the next sweep, or until the shutdown deadline when that is sooner.
+    /// Milliseconds until the next sweep, or until the shutdown deadline or a held answer when that is sooner.
     private func waitTimeout() -> Int32 {
-        let until = min(nextSweep, shutdownDeadline) - now
+        let until = min(nextSweep, shutdownDeadline, heldAnswers.nextDue ?? .max) - now
         return Int32(clamping: max(0, until))
     }
 
