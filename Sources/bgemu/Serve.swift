@@ -68,6 +68,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Most requests a tenant may send at once after a pause (its token bucket); 0 turns the limit off (env BGEMU_RATE_BURST). [default: 2000]")
     var rateBurst: Int?
 
+    @Option(help: "Seconds a 429 rateLimited is held before it is sent, at most (its Retry-After then counts what is left); 0 sends refusals at once (env BGEMU_RATE_LIMIT_HOLD). [default: 1]")
+    var rateLimitHold: Double?
+
     @Option(help: "Also serve GET /metrics without a token on 127.0.0.1 at this port (env BGEMU_METRICS_PORT); /metrics on the main port needs the admin token. [default: off]")
     var metricsPort: Int?
 
@@ -118,6 +121,8 @@ struct Serve: ParsableCommand {
         configured.maxStreamRatePerTenant = (try Self.number(
             maxStreamRatePerTenant, "BGEMU_MAX_STREAM_RATE_PER_TENANT", option: "max-stream-rate-per-tenant",
             in: 0...16_777_216) ?? 8192) << 10
+        configured.rateLimitHold = try Self.number(
+            rateLimitHold, "BGEMU_RATE_LIMIT_HOLD", option: "rate-limit-hold", in: 0...60) ?? 1
         configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         try Service(configuration: configured).run()
     }

@@ -54,7 +54,7 @@ struct Service {
                 exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]),
             prunedEvents: prunedEvents,
             rateLimiter: RateLimitPolicy(rate: configuration.rateLimit, burst: configuration.rateBurst).map {
-                RateLimiter(policy: $0)
+                RateLimiter(policy: $0, maximumHold: .milliseconds(Int(configuration.rateLimitHold * 1000)))
             })
         environment.metrics = metrics
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)

@@ -39,6 +39,8 @@ struct ServiceConfiguration {
     var rateLimit: Double
     /// The most requests a tenant may send at once (0: no limit).
     var rateBurst: Int
+    /// Seconds a rate-limit refusal is held before it is sent, at most.
+    var rateLimitHold: Double = 1
     /// The loopback port of the token-free metrics listener; nil: none (`/metrics` on the main port only).
     var metricsPort: Int? = nil
     /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.

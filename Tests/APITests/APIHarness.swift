@@ -111,10 +111,13 @@ struct TestResponse {
     var status: Int
     var headers: HTTPHeaders
     var body: [UInt8]
+    /// How long the server would hold the answer before sending it.
+    var delay: Duration
 
     init(_ response: HTTPResponse) {
         status = response.status.code
         headers = response.headers
+        delay = response.delay
         if case .bytes(let bytes) = response.body { body = bytes } else { body = [] }
     }
 

@@ -25,9 +25,11 @@ import Testing
         #expect(refused.headers["Content-Type"] == "application/problem+json")
         #expect(refused.problemCode == "rateLimited")
         #expect(refused.json["type"] as? String == "urn:bgemu:problem:rateLimited")
-        #expect(refused.headers["Retry-After"] == "2")
+        // Held for a second (the limiter's maximum hold), then sent with the second of the wait that is left.
+        #expect(refused.delay == .seconds(1))
+        #expect(refused.headers["Retry-After"] == "1")
         #expect(refused.headers["RateLimit-Policy"] == #""tenant";q=1;w=2;bgemu-burst=2"#)
-        #expect(refused.headers["RateLimit"] == #""tenant";r=0;t=2"#)
+        #expect(refused.headers["RateLimit"] == #""tenant";r=0;t=1"#)
         #expect(limiter.refusals == 1)
         clock.advance(seconds: 2)
         #expect(api.send(.get, "/v1/devices", key: key).status == 200, "a token is back after Retry-After")
@@ -97,6 +99,7 @@ import Testing
         let answer = try TestResponse(api.responder.respond(to: head, context: context))
         #expect(answer.status == 429)
         #expect(answer.problemCode == "rateLimited")
+        #expect(answer.delay == .zero, "an answer from the head closes the connection: it is not held")
     }
 
     @Test func anUnlimitedRouterHasNoRateLimitFields() throws {
@@ -106,7 +109,7 @@ import Testing
     }
 
     @Test func tenantAExhaustingItsBucketDoesNotLimitTenantBOverHTTP() throws {
-        let limiter = RateLimiter(policy: RateLimitPolicy(rate: 0.01, burst: 3)!)
+        let limiter = RateLimiter(policy: RateLimitPolicy(rate: 0.01, burst: 3)!, maximumHold: .milliseconds(20))
         let api = try APIHarness(rateLimiter: limiter)
         let a = try api.makeTenant("a").key
         let b = try api.makeTenant("b").key

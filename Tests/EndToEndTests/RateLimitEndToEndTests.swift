@@ -14,13 +14,16 @@ import Testing
         let a = service.client(key: Self.apiKey)
         #expect(try a.request("GET", "/v1/devices").status == 200)
         #expect(try a.request("POST", "/v1/devices", json: #"{"name":"a"}"#).status == 201)
+        let asked = ContinuousClock.now
         let refused = try a.request("POST", "/v1/devices", json: #"{"name":"a2"}"#)
+        // Held for the default second (--rate-limit-hold), then sent with what is left of the 100 s wait.
+        #expect(ContinuousClock.now - asked >= .milliseconds(950))
         #expect(refused.status == 429)
         #expect(refused.json["code"] as? String == "rateLimited")
         #expect(refused.header("Content-Type") == "application/problem+json")
-        #expect(refused.header("Retry-After") == "100")
+        #expect(refused.header("Retry-After") == "99")
         #expect(refused.header("RateLimit-Policy") == #""tenant";q=1;w=100;bgemu-burst=2"#)
-        #expect(refused.header("RateLimit") == #""tenant";r=0;t=100"#)
+        #expect(refused.header("RateLimit") == #""tenant";r=0;t=99"#)
         let b = service.client(key: keyB)
         #expect(try b.request("GET", "/v1/devices").status == 200)
         #expect(try b.request("POST", "/v1/devices", json: #"{"name":"b"}"#).status == 201)
@@ -30,9 +33,14 @@ import Testing
 
     @Test func theEnvironmentSetsTheLimitAndZeroTurnsItOff() throws {
         let limited = try LiveService()
-        try limited.start(apiKey: Self.apiKey, environment: ["BGEMU_RATE_LIMIT": "0.01", "BGEMU_RATE_BURST": "1"])
+        try limited.start(
+            apiKey: Self.apiKey,
+            environment: ["BGEMU_RATE_LIMIT": "0.01", "BGEMU_RATE_BURST": "1", "BGEMU_RATE_LIMIT_HOLD": "0"])
         #expect(try limited.client(key: Self.apiKey).request("GET", "/v1/devices").status == 200)
-        #expect(try limited.client(key: Self.apiKey).request("GET", "/v1/devices").status == 429)
+        let asked = ContinuousClock.now
+        let refused = try limited.client(key: Self.apiKey).request("GET", "/v1/devices")
+        #expect(refused.status == 429 && refused.header("Retry-After") == "100", "a hold of 0 sends the refusal at once")
+        #expect(ContinuousClock.now - asked < .milliseconds(900))
 
         let unlimited = try LiveService()
         try unlimited.start(

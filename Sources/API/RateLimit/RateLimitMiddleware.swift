@@ -9,6 +9,14 @@ import HTTPServer
 ///
 /// A limited tenant cannot make the server read its bodies: `judgeHead` refuses from the head, before the
 /// body is read (the connection is then closed, the body unread).
+///
+/// **Refusals are held** until the client may retry, up to the limiter's `maximumHold` (one second): the answer
+/// waits on a timer of the connection's loop (``HTTPResponse/delay``), and its `Retry-After` and `RateLimit`'s `t`
+/// count the wait that is left from when it is sent (`0` when the hold covered it). A client that honours
+/// `Retry-After` waits no longer than it would have; a client that asks again at once, as a flood does, is
+/// answered once per hold on each connection instead of as fast as the server can refuse: measured, one tenant
+/// flooding at 64 connections was refused 30,000 times a second, its refusals the largest cost of the server
+/// for the other tenants. An answer given from the head (connection closed) is not held.
 struct RateLimitMiddleware: HTTPMiddleware {
     let limiter: RateLimiter
     let credentials: Credentials
@@ -35,13 +43,13 @@ struct RateLimitMiddleware: HTTPMiddleware {
         // An answer made from the head alone, the body unread: when this middleware judged that head refused,
         // it stays refused, even if a token came back in the microseconds since.
         if Self.bodyUnread(request), limiter.refusedRecently(tenant.id) {
-            return refusal(retryAfter: limiter.refuse(tenant.id))
+            return refusal(retryAfter: limiter.refuse(tenant.id), held: false)
         }
         switch limiter.admit(tenant.id) {
         // Answers that pass carry no fields: the draft leaves it to the server (§6.2), and ~90 bytes on every
         // answer buy a client nothing that the 429's own fields do not tell it.
         case .allowed: return try next(request, context)
-        case .refused(let retryAfter): return refusal(retryAfter: retryAfter)
+        case .refused(let retryAfter): return refusal(retryAfter: retryAfter, held: !Self.bodyUnread(request))
         }
     }
 
@@ -52,15 +60,21 @@ struct RateLimitMiddleware: HTTPMiddleware {
         return limiter.wouldRefuse(tenant.id) ? .answers : .passes
     }
 
-    /// The `429`, its problem body rendered once at start.
-    func refusal(retryAfter: Int) -> HTTPResponse {
+    /// The `429`, its problem body rendered once at start; `held`: sent after the part of `retryAfter` seconds
+    /// the limiter's `maximumHold` allows, its fields counting what is left from then.
+    func refusal(retryAfter: Int, held: Bool) -> HTTPResponse {
         metrics?.rateLimited()
+        let hold = held ? min(limiter.maximumHold, .seconds(retryAfter)) : .zero
+        let left = retryAfter - Int(hold.components.seconds)
         let headers: HTTPHeaders = [
-            "Retry-After": String(retryAfter),
+            "Retry-After": String(left),
             "RateLimit-Policy": policyField,
-            "RateLimit": RateLimitFields.limit(remaining: 0, reset: retryAfter),
+            "RateLimit": RateLimitFields.limit(remaining: 0, reset: left),
         ]
-        return HTTPResponse(status: .tooManyRequests, contentType: "application/problem+json", bytes: problemBody, headers: headers)
+        var response = HTTPResponse(
+            status: .tooManyRequests, contentType: "application/problem+json", bytes: problemBody, headers: headers)
+        response.delay = hold
+        return response
     }
 
     /// Whether `request` announces a body it does not carry: the server is answering from its head.

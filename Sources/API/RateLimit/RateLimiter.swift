@@ -20,6 +20,8 @@ public final class RateLimiter: Sendable {
     public let policy: RateLimitPolicy
     /// Most buckets kept at once.
     public let capacity: Int
+    /// The longest a refusal is held before it is sent (see ``RateLimitMiddleware``); zero sends refusals at once.
+    public let maximumHold: Duration
     private let clock: @Sendable () -> UInt64
     private let table = Mutex<[String: Entry]>([:])
     private let refusalCount = Atomic<Int>(0)
@@ -30,13 +32,16 @@ public final class RateLimiter: Sendable {
         var lastRefusal: UInt64?
     }
 
-    /// - Parameter clock: monotonic nanoseconds; the system's uptime clock by default.
+    /// - Parameters:
+    ///   - maximumHold: the longest a refusal is held before it is sent (one second by default).
+    ///   - clock: monotonic nanoseconds; the system's uptime clock by default.
     public init(
-        policy: RateLimitPolicy, capacity: Int = 100_000,
+        policy: RateLimitPolicy, capacity: Int = 100_000, maximumHold: Duration = .seconds(1),
         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
     ) {
         self.policy = policy
         self.capacity = max(1, capacity)
+        self.maximumHold = max(.zero, maximumHold)
         self.clock = clock
     }
 
