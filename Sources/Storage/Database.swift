@@ -25,6 +25,8 @@ public final class Database: @unchecked Sendable {
 
     private let writer: SQLiteConnection
     private let writerLock = NSLock()
+    /// Checkpoints the WAL off the writer's path (nil for `:memory:`).
+    let checkpointer: WALCheckpointer?
     /// The thread inside a write (0: none), so that a read or write nested in it reuses the writer.
     private let writerOwner = Atomic<UInt>(0)
     /// The writes waiting to share a transaction (see ``writeTogether(_:)``).
@@ -49,7 +51,11 @@ public final class Database: @unchecked Sendable {
             try SQLiteConnection(path: path, readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         readerSlots = DispatchSemaphore(value: self.readerCount)
+        checkpointer = inMemory ? nil : WALCheckpointer(path: path)
+        if let checkpointer { writer.checkpoint(by: checkpointer) }
     }
+
+    deinit { checkpointer?.stop() }
 
     // MARK: Reading
 
@@ -136,6 +142,7 @@ public final class Database: @unchecked Sendable {
     /// Closes every connection once the reads and the write in progress are done; later calls fail with
     /// `SQLITE_MISUSE` (and ``ping()`` answers false). Closing also happens when the object is released.
     public func close() {
+        checkpointer?.stop()
         writerLock.withLock { writer.close() }
         for _ in 0..<readerCount { readerSlots.wait() }
         readerLock.withLock { idleReaders.forEach { $0.close() } }

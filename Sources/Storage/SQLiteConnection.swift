@@ -65,6 +65,16 @@ public final class SQLiteConnection {
 
     deinit { close() }
 
+    /// Installs `hook` as the connection's WAL hook (`sqlite3_wal_hook`), called after each commit with the WAL's
+    /// size in pages; `context` must outlive the connection.
+    func installWALHook(
+        _ context: UnsafeMutableRawPointer?,
+        _ hook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
+    ) {
+        guard let handle else { return }
+        sqlite3_wal_hook(handle, hook, context)
+    }
+
     /// Finalises the cached statements and closes the connection; any later use throws `SQLITE_MISUSE`.
     public func close() {
         statementCache.removeAll()
