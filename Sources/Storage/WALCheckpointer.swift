@@ -1,15 +1,15 @@
 // Copying the write-ahead log into the database file off the writer's path.
 import CSQLite
-import Foundation
+import Dispatch
 import Synchronization
 
-/// Checkpoints a database's WAL from a thread and connection of its own, so that no commit pays for one.
+/// Checkpoints a database's WAL from a queue and connection of its own, so that no commit pays for one.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that takes the WAL past 1,000 pages: that writer copies
 /// the pages into the database file and syncs it, several milliseconds, while every other write waits for the
-/// lock it holds. Here the writer's WAL hook only asks (``walGrew(to:)``), and this thread runs a `PASSIVE`
-/// checkpoint, which waits for no one and blocks no one. Should the WAL grow past ``hardLimit`` pages all the same
-/// (the thread stalled, readers kept old pages in use), the writer checkpoints itself, as SQLite would have.
+/// lock it holds. Here the writer's WAL hook only asks (``walGrew(to:)``), and a serial dispatch queue runs a
+/// `PASSIVE` checkpoint, which waits for no one and blocks no one. Should the WAL grow past ``hardLimit`` pages all
+/// the same (the queue stalled, readers kept old pages in use), the writer checkpoints itself, as SQLite would have.
 final class WALCheckpointer: Sendable {
     /// WAL pages after which a checkpoint is asked for (SQLite's automatic default).
     static let threshold: Int32 = 1_000
@@ -17,50 +17,47 @@ final class WALCheckpointer: Sendable {
     static let hardLimit: Int32 = 20_000
 
     private let path: String
-    private let wanted = DispatchSemaphore(value: 0)
+    private let queue = DispatchQueue(label: "bgemu.wal-checkpointer")
+    /// Whether a checkpoint is queued and not started yet.
     private let pending = Atomic<Bool>(false)
-    private let stopping = Atomic<Bool>(false)
-    private let stopped = DispatchSemaphore(value: 0)
+    /// The queue's connection, opened at the first checkpoint; nil once stopped.
+    private let connection = Mutex<(SQLiteConnection?, stopped: Bool)>((nil, false))
     /// Checkpoints run (tests, metrics).
     let runs = Atomic<Int>(0)
 
     init(path: String) {
         self.path = path
-        let thread = Thread { [self] in run() }
-        thread.name = "bgemu-checkpointer"
-        thread.start()
     }
 
     /// Called by the writer's WAL hook after a commit, with the WAL's size in pages.
     func walGrew(to pages: Int32) {
         guard pages >= Self.threshold, !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        wanted.signal()
-    }
-
-    /// Stops the thread (after the checkpoint it may be running) and closes its connection.
-    func stop() {
-        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        wanted.signal()
-        stopped.wait()
-    }
-
-    private func run() {
-        var connection: SQLiteConnection?
-        defer {
-            connection?.close()
-            stopped.signal()
-        }
-        while true {
-            wanted.wait()
-            if stopping.load(ordering: .acquiring) { return }
+        queue.async { [self] in
             pending.store(false, ordering: .releasing)
+            checkpoint()
+        }
+    }
+
+    /// Waits for a checkpoint under way, then closes the connection; later requests do nothing.
+    func stop() {
+        queue.sync {
+            connection.withLock { state in
+                state.0?.close()
+                state = (nil, true)
+            }
+        }
+    }
+
+    private func checkpoint() {
+        connection.withLock { state in
+            guard !state.stopped else { return }
             do {
-                if connection == nil { connection = try SQLiteConnection(path: path) }
-                try connection?.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                if state.0 == nil { state.0 = try SQLiteConnection(path: path) }
+                try state.0?.execute("PRAGMA wal_checkpoint(PASSIVE)")
                 runs.add(1, ordering: .relaxed)
             } catch {
-                connection?.close()
-                connection = nil  // opened again next time; meanwhile the hard limit bounds the WAL
+                state.0?.close()
+                state.0 = nil  // opened again next time; meanwhile the hard limit bounds the WAL
             }
         }
     }
