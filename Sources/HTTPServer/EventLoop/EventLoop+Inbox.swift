@@ -79,17 +79,19 @@ extension EventLoop {
             return inbox.shutdownGrace
         }
         for adoption in adopted { adopt(fd: adoption.fd, remoteAddress: adoption.remoteAddress) }
-        for key in streamKeys {
-            if let connection = connection(for: key) { flushStream(connection) }
-        }
         adopted.removeAll(keepingCapacity: true)
-        streamKeys.removeAll(keepingCapacity: true)
         spareAdopted = adopted
-        spareStreamKeys = streamKeys
         if let shutdownGrace, !isShuttingDown { beginShutdown(grace: shutdownGrace) }
-        // After a shutdown began in the same drain, so that these answers say `Connection: close`.
+        // Answers before streams: a client waits for its answer, and one event for a thousand streams of another
+        // tenant is a thousand sends (measured: milliseconds that a write's answer waited behind them). After a
+        // shutdown began in the same drain, so that these answers say `Connection: close`.
         for answer in answers { deliver(answer) }
         answers.removeAll(keepingCapacity: true)
         spareAnswers = answers
+        for key in streamKeys {
+            if let connection = connection(for: key) { flushStream(connection) }
+        }
+        streamKeys.removeAll(keepingCapacity: true)
+        spareStreamKeys = streamKeys
     }
 }
