@@ -443,9 +443,8 @@ def bench_bgemu_device(ctx: Context, server: Server) -> list[Result]:
                       headers={"Authorization": f"Bearer {server.info['api_key']}"})
 
 
-# Committed writes under wrk: POST /v1/devices, and POST …/clock/advance spread over 64 devices.
-
-_WRITES_WRK_SCRIPT = r"""
+# The start of a wrk script whose arguments are an API key and device ids (`ids`); `n` counts its requests.
+_WRK_KEY_AND_DEVICES = r"""
 local ids = {}
 local n = 0
 function init(args)
@@ -454,6 +453,11 @@ function init(args)
   wrk.headers["Authorization"] = "Bearer " .. args[1]
   wrk.headers["Content-Type"] = "application/json"
 end
+"""
+
+# Committed writes under wrk: POST /v1/devices, and POST …/clock/advance spread over 64 devices.
+
+_WRITES_WRK_SCRIPT = _WRK_KEY_AND_DEVICES + r"""
 function request()
   n = n + 1
   if #ids == 0 then
@@ -494,15 +498,7 @@ SOAK_CONNECTIONS = 64
 
 # wrk script: of every 10 requests, 8 read a device, 1 advances its clock a minute, 1 reads a page of its events;
 # over 64 devices. Any answer that is not a 2xx is counted by wrk as non-2xx.
-_SOAK_WRK_SCRIPT = r"""
-local ids = {}
-local n = 0
-function init(args)
-  for i = 2, #args do ids[#ids + 1] = args[i] end
-  n = math.random(1, 1000)
-  wrk.headers["Authorization"] = "Bearer " .. args[1]
-  wrk.headers["Content-Type"] = "application/json"
-end
+_SOAK_WRK_SCRIPT = _WRK_KEY_AND_DEVICES + r"""
 function request()
   n = n + 1
   local id = ids[(n % #ids) + 1]

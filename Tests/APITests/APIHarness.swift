@@ -79,6 +79,20 @@ final class APIHarness: @unchecked Sendable {
         }
     }
 
+    /// The real HTTP server on a free loopback port, answering with this harness's router; `body` gets its port,
+    /// and the server is stopped when it returns.
+    func withServer<T>(eventLoops: Int = 1, _ body: (Int) throws -> T) throws -> T {
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: eventLoops),
+            responder: responder, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        defer {
+            server.shutdown(gracePeriod: .seconds(1))
+            server.waitUntilStopped()
+        }
+        return try body(server.localPort)
+    }
+
     /// A new tenant and its API key, through the admin API.
     func makeTenant(_ name: String) throws -> (id: String, key: String) {
         let response = send(.post, "/v1/admin/tenants", key: Self.adminToken, json: #"{"name":"\#(name)"}"#)

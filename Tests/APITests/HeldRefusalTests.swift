@@ -46,44 +46,37 @@ import Testing
         let limiter = RateLimiter(policy: RateLimitPolicy(rate: 0.01, burst: 10)!, maximumHold: hold)
         let api = try APIHarness(rateLimiter: limiter)
         let flooder = try api.makeTenant("flooder").key, quiet = try api.makeTenant("quiet").key
-        let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1),
-            responder: api.responder, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        try server.start()
-        defer {
-            server.shutdown(gracePeriod: .seconds(1))
-            server.waitUntilStopped()
-        }
-        let port = server.localPort
-        // The flooder: 4 connections, each asking again the moment it is answered, for one second.
-        let statuses = Mutex<[Int]>([])
-        let group = DispatchGroup()
-        let stop = ContinuousClock.now + .seconds(1)
-        for _ in 0..<4 {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                guard let connection = try? KeepAliveConnection(port: port) else { return }
-                while ContinuousClock.now < stop {
-                    guard let status = try? connection.status(of: "/v1/devices", key: flooder) else { return }
-                    statuses.withLock { $0.append(status) }
+        try api.withServer(eventLoops: 1) { port in
+            // The flooder: 4 connections, each asking again the moment it is answered, for one second.
+            let statuses = Mutex<[Int]>([])
+            let group = DispatchGroup()
+            let stop = ContinuousClock.now + .seconds(1)
+            for _ in 0..<4 {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    guard let connection = try? KeepAliveConnection(port: port) else { return }
+                    while ContinuousClock.now < stop {
+                        guard let status = try? connection.status(of: "/v1/devices", key: flooder) else { return }
+                        statuses.withLock { $0.append(status) }
+                    }
                 }
             }
+            // Meanwhile the quiet tenant is answered at once, every time.
+            usleep(300_000)
+            let neighbour = try KeepAliveConnection(port: port)
+            for _ in 0..<5 {
+                let started = ContinuousClock.now
+                #expect(try neighbour.status(of: "/v1/devices", key: quiet) == 200)
+                #expect(ContinuousClock.now - started < .milliseconds(100))
+            }
+            group.wait()
+            let answered = statuses.withLock { $0 }
+            // Ten from the burst, then one refusal per connection per 200 ms hold: about 10 + 4 × 5. Without the
+            // hold, the same second held thousands of refusals.
+            #expect(answered.filter { $0 == 200 }.count == 10)
+            #expect(answered.filter { $0 == 429 }.count <= 4 * 7, "\(answered.count) answers in one second")
+            #expect(answered.filter { $0 == 429 }.count >= 4 * 3)
         }
-        // Meanwhile the quiet tenant is answered at once, every time.
-        usleep(300_000)
-        let neighbour = try KeepAliveConnection(port: port)
-        for _ in 0..<5 {
-            let started = ContinuousClock.now
-            #expect(try neighbour.status(of: "/v1/devices", key: quiet) == 200)
-            #expect(ContinuousClock.now - started < .milliseconds(100))
-        }
-        group.wait()
-        let answered = statuses.withLock { $0 }
-        // Ten from the burst, then one refusal per connection per 200 ms hold: about 10 + 4 × 5. Without the
-        // hold, the same second held thousands of refusals.
-        #expect(answered.filter { $0 == 200 }.count == 10)
-        #expect(answered.filter { $0 == 429 }.count <= 4 * 7, "\(answered.count) answers in one second")
-        #expect(answered.filter { $0 == 429 }.count >= 4 * 3)
     }
 }

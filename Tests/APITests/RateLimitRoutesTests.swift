@@ -113,27 +113,20 @@ import Testing
         let api = try APIHarness(rateLimiter: limiter)
         let a = try api.makeTenant("a").key
         let b = try api.makeTenant("b").key
-        let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 2),
-            responder: api.responder, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        try server.start()
-        defer {
-            server.shutdown(gracePeriod: .seconds(1))
-            server.waitUntilStopped()
+        try api.withServer(eventLoops: 2) { port in
+            let aStatuses = try (0..<10).map { _ in try Self.status(port: port, "GET /v1/devices", key: a) }
+            #expect(aStatuses == [200, 200, 200] + Array(repeating: 429, count: 7))
+            let bStatuses = try (0..<3).map { _ in try Self.status(port: port, "GET /v1/devices", key: b) }
+            #expect(bStatuses == [200, 200, 200])
+            // A's slow body is not waited for: the head announces 100,000 bytes, one is sent, 429 comes back.
+            let answer = try LoopbackSocket.exchange(
+                port: port, "POST /v1/devices HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(a)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+            #expect(answer.hasPrefix("HTTP/1.1 429 "))
+            #expect(answer.contains("Retry-After: "))
+            #expect(answer.contains("RateLimit: \"tenant\";r=0;t="))
+            #expect(answer.contains("Connection: close\r\n"))
         }
-        let port = server.localPort
-        let aStatuses = try (0..<10).map { _ in try Self.status(port: port, "GET /v1/devices", key: a) }
-        #expect(aStatuses == [200, 200, 200] + Array(repeating: 429, count: 7))
-        let bStatuses = try (0..<3).map { _ in try Self.status(port: port, "GET /v1/devices", key: b) }
-        #expect(bStatuses == [200, 200, 200])
-        // A's slow body is not waited for: the head announces 100,000 bytes, one is sent, 429 comes back.
-        let answer = try LoopbackSocket.exchange(
-            port: port, "POST /v1/devices HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(a)\r\n"
-                + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
-        #expect(answer.hasPrefix("HTTP/1.1 429 "))
-        #expect(answer.contains("Retry-After: "))
-        #expect(answer.contains("RateLimit: \"tenant\";r=0;t="))
-        #expect(answer.contains("Connection: close\r\n"))
     }
 
     /// The status of one request on its own connection.
