@@ -120,6 +120,10 @@ import Testing
         let device = run(#"{"name": "x", "apps": [{"bundleId": "a.b"}], "expect": [{"event": {"type": "x"}}], "device": {"osVersion": "99.0", "policy": {"nope": 1}}}"#)
         #expect(device.status == 422 && device.errorFields.count == 2, "\(device.text)")
         #expect(device.errorFields.allSatisfy { $0.hasPrefix("device.") }, "\(device.errorFields)")
+        // Several bad policy constants in a step are named in key order, the same on every run.
+        let policy = run(#"{"name": "x", "apps": [{"bundleId": "a.b"}], "expect": [{"event": {"type": "x"}}], "steps": [{"action": "policy", "policy": {"zeta": "a", "alpha": true, "mid": null, "beta": "b"}}]}"#)
+        #expect(policy.errorFields == ["steps[0].policy.alpha", "steps[0].policy.beta", "steps[0].policy.mid", "steps[0].policy.zeta"],
+                "\(policy.text)")
         // At most 30 days of virtual time.
         #expect(run(#"{"name": "x", "apps": [{"bundleId": "a.b"}], "expect": [{"event": {"type": "x"}}], "duration": 2592001}"#)
             .errorFields == ["duration"])

@@ -29,7 +29,8 @@ extension ScenarioParser {
                 return nil
             }
             var overrides: [String: Double] = [:]
-            for (key, value) in values {
+            // In key order, so that several bad constants are reported in the same order on every run.
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
                 switch value {
                 case .int(let n): overrides[key] = Double(n)
                 case .double(let d): overrides[key] = d
