@@ -125,7 +125,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Calls `observer` after every committed write transaction with how long its `COMMIT` took (the WAL append;
-    /// a commit that takes the WAL past its auto-checkpoint size also checkpoints, which shows in the tail), on the
+    /// checkpoints run off this path, on the ``WALCheckpointer``, unless the WAL passes its hard limit), on the
     /// writing thread while it still holds the writer, so it must be quick. Replaces an earlier observer. Storage
     /// knows no metrics library: the caller counts.
     public func observeCommits(_ observer: @escaping @Sendable (Duration) -> Void) {

@@ -6,8 +6,8 @@ import Synchronization
 /// Prunes the event log down to an ``EventRetention``, off the request path (see ``start(every:onPass:)``).
 ///
 /// Work is done in **batches**: each deletes at most ``batchSize`` events in one short write transaction (fewer
-/// while batches take longer than ``lockBudget``), then the WAL is checkpointed outside the lock and the pruner
-/// pauses at least as long as the batch held the write lock, so a writer waits for one batch at most and gets the
+/// while batches take longer than ``lockBudget``; the database's ``WALCheckpointer`` checkpoints the WAL they grow,
+/// outside the lock), then the pruner pauses at least as long as the batch held the write lock, so a writer waits for one batch at most and gets the
 /// lock at least half the time while a large backlog is pruned. Readers never wait (WAL).
 /// - By age: the oldest events by id whose wall time of writing (`recorded_at`) is before the cutoff, across
 ///   devices. Ids follow commit order, so the scan is a walk of the table's key from its start that stops at the
@@ -37,9 +37,6 @@ public final class EventPruner: Sendable {
     let running = Atomic<Bool>(false)
     /// Signalled by ``stop()`` to end the timer's wait at once.
     let wakeUp = DispatchSemaphore(value: 0)
-    /// A connection of the pruner's own (opened on first use; none for an in-memory database) that checkpoints the
-    /// WAL after each batch, outside the write lock.
-    private let checkpointer = Mutex<SQLiteConnection?>(nil)
 
     /// - Parameter now: the wall clock the age is measured on (a test moves it; nothing sleeps).
     public init(
@@ -72,8 +69,6 @@ public final class EventPruner: Sendable {
         public var longestBatch: Duration = .zero
         /// The time all batches held the write lock.
         public var lockHeld: Duration = .zero
-        /// The time spent checkpointing after the batches (without the write lock).
-        public var checkpointing: Duration = .zero
         /// How long each batch held the write lock, in order.
         public var batchLockTimes: [Duration] = []
 
@@ -105,7 +100,6 @@ public final class EventPruner: Sendable {
         while report.batches < maximumBatches, !stopping.load(ordering: .relaxed) {
             guard let batch = try pruneBatch(size: size) else { break }
             report.add(batch)
-            report.checkpointing += checkpoint()
             if let budget = lockBudget {
                 if batch.lockHeld > budget {
                     size = max(50, size / 2)
@@ -208,29 +202,6 @@ public final class EventPruner: Sendable {
             ON CONFLICT (tenant_id, device_id) DO UPDATE
                 SET held = max(0, held - ?3), pruned_through = max(pruned_through, ?4)
             """, [key.tenantId, key.deviceId, count, through])
-    }
-
-    /// Copies the WAL's frames into the database file (`PRAGMA wal_checkpoint(PASSIVE)`) from the pruner's own
-    /// connection: a batch rewrites many pages (a device's events are spread among the others'), and without this
-    /// the next commit past 1,000 WAL pages, a writer's or the next batch's, would checkpoint them (with an fsync)
-    /// while it holds the write lock. A passive checkpoint waits for no one and blocks no one; after it, the next
-    /// write starts the WAL again from its beginning. Answers the time it took; a failure is left to the next one
-    /// (or to SQLite's automatic checkpoint).
-    private func checkpoint() -> Duration {
-        let path = database.path
-        guard path != ":memory:", !path.isEmpty else { return .zero }
-        let clock = ContinuousClock()
-        let start = clock.now
-        checkpointer.withLock { connection in
-            if connection == nil { connection = try? SQLiteConnection(path: path) }
-            do {
-                try connection?.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            } catch {
-                connection?.close()
-                connection = nil
-            }
-        }
-        return clock.now - start
     }
 
     /// Runs `body` in a write transaction; answers the events it deleted and how long it held the write lock

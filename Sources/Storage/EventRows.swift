@@ -17,9 +17,6 @@ enum EventRows {
 
         /// The byte range of event `index`'s text in ``bytes``.
         func range(_ index: Int) -> Range<Int> { (index == 0 ? 0 : ends[index - 1])..<ends[index] }
-
-        /// Event `index`'s text.
-        func text(_ index: Int) -> String { String(decoding: bytes[range(index)], as: UTF8.self) }
     }
 
     /// The `data` texts of `events`, computed before the transaction so that it stays short, and so that data

@@ -78,15 +78,9 @@ public final class SQLiteStatement {
         case .real(let double):
             code = sqlite3_bind_double(handle, position, double)
         case .text(let text):
-            // With its byte length, so that a NUL inside the text does not cut it; "" must not become NULL.
             var text = text
-            code = text.withUTF8 { utf8 in
-                utf8.isEmpty
-                    ? sqlite3_bind_text(handle, position, "", 0, SQLITE_TRANSIENT_SWIFT)
-                    : utf8.withMemoryRebound(to: CChar.self) {
-                        sqlite3_bind_text(handle, position, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT_SWIFT)
-                    }
-            }
+            try text.withUTF8 { try bindText($0, at: index) }
+            return
         case .blob(let bytes):
             // A nil pointer would bind NULL, so an empty blob is bound as a zero-length blob explicitly.
             code = bytes.isEmpty
@@ -95,6 +89,19 @@ public final class SQLiteStatement {
                     sqlite3_bind_blob(handle, position, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT_SWIFT)
                 }
         }
+        try check(code)
+    }
+
+    /// Binds `utf8` as text to the parameter at `index` (1-based, as in SQLite), with its byte length, so that a
+    /// NUL inside does not cut it; SQLite copies the bytes before this returns. Empty bytes bind the empty text, not
+    /// NULL. The bytes must be valid UTF-8.
+    func bindText(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) throws {
+        let position = Int32(index)
+        let code = utf8.isEmpty
+            ? sqlite3_bind_text(handle, position, "", 0, SQLITE_TRANSIENT_SWIFT)
+            : utf8.withMemoryRebound(to: CChar.self) {
+                sqlite3_bind_text(handle, position, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT_SWIFT)
+            }
         try check(code)
     }
 

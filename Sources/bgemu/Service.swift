@@ -87,7 +87,7 @@ struct Service {
         try metricsListener?.start()
         try server.start()
         hub.start()
-        let pruner = startEventPruner(database, logger: logger)
+        let pruner = startEventPruner(database, retention: retention, logger: logger)
         if let metricsListener {
             logger.notice("bgemu metrics on http://127.0.0.1:\(metricsListener.localPort)/metrics")
         }
@@ -108,10 +108,8 @@ struct Service {
     }
 
     /// The event retention's pruner, started on its timer (it does nothing when the retention keeps everything).
-    private func startEventPruner(_ database: Database, logger: Logger) -> EventPruner {
-        let pruner = EventPruner(
-            database: database,
-            retention: EventRetention(days: configuration.eventRetentionDays, perDevice: configuration.eventRetentionPerDevice))
+    private func startEventPruner(_ database: Database, retention: EventRetention, logger: Logger) -> EventPruner {
+        let pruner = EventPruner(database: database, retention: retention)
         if !pruner.retention.keepsEverything {
             let age = configuration.eventRetentionDays > 0
                 ? "written in the last \(configuration.eventRetentionDays) days" : "of any age"
@@ -124,7 +122,7 @@ struct Service {
             switch result {
             case .success(let report):
                 logger.info(
-                    "Event retention pruned \(report.events) events in \(report.batches) batches; the longest held the write lock \(report.longestBatch) (median \(report.batchLockTime(percentile: 50)), p99 \(report.batchLockTime(percentile: 99))); checkpoints after them took \(report.checkpointing)")
+                    "Event retention pruned \(report.events) events in \(report.batches) batches; the longest held the write lock \(report.longestBatch) (median \(report.batchLockTime(percentile: 50)), p99 \(report.batchLockTime(percentile: 99)))")
             case .failure(let error):
                 logger.error("Event retention: pruning failed, next pass retries: \(error)")
             }
