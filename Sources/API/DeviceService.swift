@@ -58,11 +58,19 @@ public final class DeviceService: Sendable {
             guard cached.tenantId == tenantId else { throw EmulationError.notFound(kind: "device", id: id) }
             return cached
         }
-        guard let device = try store.device(id: id, tenantId: tenantId) else {
-            throw EmulationError.notFound(kind: "device", id: id)
+        // A miss reads and caches under the device's lock (a command already holds it: it is recursive), so that
+        // a read cannot put back in the cache a version older than one a command committed and cached meanwhile.
+        return try deviceLocks.withLock(id) {
+            if let cached = cache.device(id) {
+                guard cached.tenantId == tenantId else { throw EmulationError.notFound(kind: "device", id: id) }
+                return cached
+            }
+            guard let device = try store.device(id: id, tenantId: tenantId) else {
+                throw EmulationError.notFound(kind: "device", id: id)
+            }
+            remember(device)
+            return device
         }
-        remember(device)
-        return device
     }
 
     /// Whether the tenant has the device.
@@ -184,7 +192,9 @@ public final class DeviceService: Sendable {
         try gate.alone(body)
     }
 
-    /// Forgets every cached device: after an enclosing transaction rolled back what commands had cached.
+    /// Forgets every cached device: after an enclosing transaction rolled back what commands had cached. Call it
+    /// only inside ``exclusively(_:)``: it forgets the device counts too, which a creation under way elsewhere (its
+    /// place reserved, not yet committed) would then miss.
     func forgetCachedDevices() {
         cache.forgetAll()
         deviceCounts.withLock { $0.removeAll() }

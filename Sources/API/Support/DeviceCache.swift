@@ -27,11 +27,10 @@ final class DeviceCache: Sendable {
     /// The device, marked as just used.
     func device(_ id: String) -> Device? {
         state.withLock { state in
-            guard var entry = state.entries[id] else { return nil }
+            guard state.entries[id] != nil else { return nil }
             state.clock &+= 1
-            entry.lastUse = state.clock
-            state.entries[id] = entry
-            return entry.device
+            state.entries[id]!.lastUse = state.clock  // in place: no copy of the device in and out
+            return state.entries[id]!.device
         }
     }
 

@@ -1,4 +1,11 @@
 extension EventLoop {
+    /// Whether `response` is to be held rather than written now: a sized answer that asks for a delay, while the
+    /// server is not shutting down.
+    func holds(_ response: HTTPResponse) -> Bool {
+        guard response.delay > .zero, !isShuttingDown, case .bytes = response.body else { return false }
+        return true
+    }
+
     /// Holds `response`, the answer to `parsed`, until its ``HTTPResponse/delay`` has passed: the connection waits
     /// for it as for an offloaded answer (reading nothing more), and ``releaseHeldAnswers()`` writes it when due.
     func hold(

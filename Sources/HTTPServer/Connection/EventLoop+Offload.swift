@@ -33,7 +33,7 @@ extension EventLoop {
     /// answer that asks for a delay is held first (``hold(_:to:requestId:on:)``).
     func deliver(_ answer: OffloadedAnswer) {
         guard let connection = connection(for: answer.connection), connection.awaitingAnswer else { return }
-        if answer.response.delay > .zero, !isShuttingDown, case .bytes = answer.response.body {
+        if holds(answer.response) {
             hold(answer.response, to: answer.parsed, requestId: answer.requestId, on: connection)
             return
         }

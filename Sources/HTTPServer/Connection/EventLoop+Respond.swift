@@ -16,7 +16,7 @@ extension EventLoop {
             if connection.awaitingAnswer { return }
         }
         let response = Self.answer(request, context: context, responder: responder)
-        if response.delay > .zero, !inline, !isShuttingDown, case .bytes = response.body {
+        if !inline, holds(response) {
             hold(response, to: parsed, requestId: requestId, on: connection)
             return
         }

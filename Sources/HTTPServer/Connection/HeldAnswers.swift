@@ -13,7 +13,6 @@ struct HeldAnswers {
     private var nextOrder: UInt64 = 0
 
     var isEmpty: Bool { heap.isEmpty }
-    var count: Int { heap.count }
     /// When the soonest answer is due (loop milliseconds), if any is held.
     var nextDue: Int64? { heap.first?.due }
 
