@@ -51,6 +51,10 @@ final class Connection {
     /// Whether a request of this connection is being answered by the worker pool: nothing more is read until
     /// its answer is written, and no deadline of the client's runs meanwhile.
     var awaitingAnswer = false
+    /// Who the client is, for taking turns within a loop pass (``ClientTurns``): a hash of the credentials its
+    /// last request carried (`Authorization`), so that one client's many connections count as one; the
+    /// connection itself while it has sent none.
+    var client: Int
 
     init(fd: Int32, key: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, deadline: Int64, requestDeadline: Int64) {
         self.fd = fd
@@ -59,6 +63,7 @@ final class Connection {
         self.parser = HTTPRequestParser(limits: limits)
         self.deadline = deadline
         self.requestDeadline = requestDeadline
+        self.client = Int(truncatingIfNeeded: key)
     }
 
     /// Whether bytes wait to be sent.

@@ -9,6 +9,7 @@ extension EventLoop {
         to parsed: HTTPRequestParser.Parsed, on connection: Connection, into out: inout [UInt8], inline: Bool = false
     ) {
         let request = parsed.request
+        if let credentials = request.headers["Authorization"] { connection.client = credentials.hashValue }
         let requestId = parsed.clientRequestId ?? requestIds.next()
         let context = HTTPRequestContext(requestId: requestId, logger: logger, remoteAddress: connection.remoteAddress)
         if !inline, let workers, let key = settings.offloadKey?(request) {

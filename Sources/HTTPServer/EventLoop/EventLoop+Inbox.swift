@@ -82,16 +82,28 @@ extension EventLoop {
         adopted.removeAll(keepingCapacity: true)
         spareAdopted = adopted
         if let shutdownGrace, !isShuttingDown { beginShutdown(grace: shutdownGrace) }
-        // Answers before streams: a client waits for its answer, and one event for a thousand streams of another
-        // tenant is a thousand sends (measured: milliseconds that a write's answer waited behind them). After a
-        // shutdown began in the same drain, so that these answers say `Connection: close`.
+        // Answers now, streams at the end of the pass: a client waits for its answer, and one event for a thousand
+        // streams of another tenant is a thousand sends (measured: milliseconds that a write's answer waited behind
+        // them). After a shutdown began in the same drain, so that these answers say `Connection: close`.
         for answer in answers { deliver(answer) }
         answers.removeAll(keepingCapacity: true)
         spareAnswers = answers
-        for key in streamKeys {
-            if let connection = connection(for: key) { flushStream(connection) }
-        }
+        scheduledStreams.append(contentsOf: streamKeys)
         streamKeys.removeAll(keepingCapacity: true)
         spareStreamKeys = streamKeys
+    }
+
+    /// Sends what the pass's scheduled streams queued (loop thread), after the pass's requests were answered: a
+    /// thousand streams of one tenant are a thousand sends, which another tenant's request would otherwise wait
+    /// behind.
+    func flushScheduledStreams() {
+        guard !scheduledStreams.isEmpty else { return }
+        var keys = spareStreamKeys
+        swap(&keys, &scheduledStreams)
+        for key in keys {
+            if let connection = connection(for: key) { flushStream(connection) }
+        }
+        keys.removeAll(keepingCapacity: true)
+        spareStreamKeys = keys
     }
 }

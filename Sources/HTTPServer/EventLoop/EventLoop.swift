@@ -52,6 +52,10 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
     var spareAnswers: [OffloadedAnswer] = []
     /// Answers held until their delay has passed (``HTTPResponse/delay``).
     var heldAnswers = HeldAnswers()
+    /// Orders each wait's ready events so that clients take turns.
+    var turns = ClientTurns(capacity: EventLoop.maxEventsPerWait)
+    /// Streams whose writers queued bytes, flushed after the pass's requests (see ``flushScheduledStreams()``).
+    var scheduledStreams: [UInt64] = []
     /// The threads that answer the requests the server hands off its loops; nil when none are.
     let workers: WorkerPool?
 
@@ -71,7 +75,10 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         epoll.add(wakeFD.fd, key: Self.wakeKey, interest: .read)
     }
 
-    deinit { readBuffer.deallocate() }
+    deinit {
+        readBuffer.deallocate()
+        turns.deallocate()
+    }
 
     /// Runs until shutdown completes; `onExit` runs on the loop thread as it stops.
     func run(onExit: () -> Void) {
@@ -86,7 +93,12 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
                 break
             }
             refreshClock()
+            turns.order(events, count: ready) { key in
+                if key == Self.wakeKey { return nil }
+                return connection(for: key)?.client ?? Int(truncatingIfNeeded: key)
+            }
             for i in 0..<ready { handle(events[i]) }
+            flushScheduledStreams()
             releaseHeldAnswers()
             if now >= nextSweep { sweep() }
             if isShuttingDown, connectionCount == 0 || now >= shutdownDeadline { break }
