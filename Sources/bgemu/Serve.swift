@@ -62,7 +62,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds between passes of the event pruner (env BGEMU_EVENT_RETENTION_INTERVAL). [default: 60]")
     var eventRetentionInterval: Double?
 
-    @Option(help: "Requests a second each tenant may send, sustained; more are refused with 429 rateLimited; 0 turns the limit off (env BGEMU_RATE_LIMIT). [default: 1000]")
+    @Option(help: "Requests a second each tenant may send, sustained; more are paced (--rate-limit-delay), then refused with 429 rateLimited; 0 turns the limit off (env BGEMU_RATE_LIMIT). [default: 1000]")
     var rateLimit: Double?
 
     @Option(help: "Most requests a tenant may send at once after a pause (its token bucket); 0 turns the limit off (env BGEMU_RATE_BURST). [default: 2000]")
@@ -70,6 +70,9 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Seconds a 429 rateLimited is held before it is sent, at most (its Retry-After then counts what is left); 0 sends refusals at once (env BGEMU_RATE_LIMIT_HOLD). [default: 1]")
     var rateLimitHold: Double?
+
+    @Option(help: "Seconds a request over the rate may wait for the next token, its answer held until then, before it is refused instead (pacing); 0 refuses at once (env BGEMU_RATE_LIMIT_DELAY). [default: 0.25]")
+    var rateLimitDelay: Double?
 
     @Option(help: "Also serve GET /metrics without a token on 127.0.0.1 at this port (env BGEMU_METRICS_PORT); /metrics on the main port needs the admin token. [default: off]")
     var metricsPort: Int?
@@ -123,6 +126,8 @@ struct Serve: ParsableCommand {
             in: 0...16_777_216) ?? 8192) << 10
         configured.rateLimitHold = try Self.number(
             rateLimitHold, "BGEMU_RATE_LIMIT_HOLD", option: "rate-limit-hold", in: 0...60) ?? 1
+        configured.rateLimitDelay = try Self.number(
+            rateLimitDelay, "BGEMU_RATE_LIMIT_DELAY", option: "rate-limit-delay", in: 0...60) ?? 0.25
         configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         try Service(configuration: configured).run()
     }

@@ -54,7 +54,9 @@ struct Service {
                 exitAfterCommitHeader: ProcessInfo.processInfo.environment["BGEMU_TEST_FAULT_EXIT_AFTER_COMMIT"]),
             prunedEvents: prunedEvents,
             rateLimiter: RateLimitPolicy(rate: configuration.rateLimit, burst: configuration.rateBurst).map {
-                RateLimiter(policy: $0, maximumHold: .milliseconds(Int(configuration.rateLimitHold * 1000)))
+                RateLimiter(
+                    policy: $0, maximumHold: .milliseconds(Int(configuration.rateLimitHold * 1000)),
+                    maximumDelay: .milliseconds(Int(configuration.rateLimitDelay * 1000)))
             })
         environment.metrics = metrics
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)

@@ -41,6 +41,8 @@ struct ServiceConfiguration {
     var rateBurst: Int
     /// Seconds a rate-limit refusal is held before it is sent, at most.
     var rateLimitHold: Double = 1
+    /// Seconds a request over the rate may wait for its token (paced) before it is refused instead.
+    var rateLimitDelay: Double = 0.25
     /// The loopback port of the token-free metrics listener; nil: none (`/metrics` on the main port only).
     var metricsPort: Int? = nil
     /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.

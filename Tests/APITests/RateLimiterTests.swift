@@ -13,9 +13,46 @@ final class ManualClock: Sendable {
 
 /// The token bucket behind `429 rateLimited`, driven by a clock the test moves (no sleeping).
 @Suite struct RateLimiterTests {
-    private func limiter(rate: Double, burst: Int, capacity: Int = 100_000) -> (RateLimiter, ManualClock) {
+    private func limiter(
+        rate: Double, burst: Int, capacity: Int = 100_000, delay: Duration = .zero
+    ) -> (RateLimiter, ManualClock) {
         let clock = ManualClock()
-        return (RateLimiter(policy: RateLimitPolicy(rate: rate, burst: burst)!, capacity: capacity, clock: clock.function), clock)
+        let policy = RateLimitPolicy(rate: rate, burst: burst)!
+        return (RateLimiter(policy: policy, capacity: capacity, maximumDelay: delay, clock: clock.function), clock)
+    }
+
+    @Test func aRequestJustOverTheRateIsPacedToTheNextTokenThenRefusedPastTheDelay() {
+        let (limiter, clock) = limiter(rate: 10, burst: 2, delay: .milliseconds(250))
+        #expect(limiter.admit("a") == .allowed(remaining: 1))
+        #expect(limiter.admit("a") == .allowed(remaining: 0))
+        // Each takes the token after the one the previous took: 100, 200 ms; the fourth's would come at 300 ms.
+        #expect(limiter.admit("a") == .delayed(.milliseconds(100)))
+        #expect(limiter.admit("a") == .delayed(.milliseconds(200)))
+        #expect(limiter.admit("a") == .refused(retryAfter: 1))
+        #expect(limiter.wouldRefuse("a"), "judged from a head, it would be refused too")
+        #expect(limiter.admit("b") == .allowed(remaining: 1), "another client's bucket is its own")
+        // The reserved tokens are spent when they come: none is there for anyone else meanwhile.
+        clock.advance(seconds: 0.2)
+        #expect(limiter.admit("a") == .delayed(.milliseconds(100)))
+        #expect(!limiter.wouldRefuse("a"))
+        clock.advance(seconds: 0.1)
+        // Paced at the rate, one after the other: sustained, a client asking ten times too fast gets the rate.
+        var served = 0
+        for _ in 0..<1000 {
+            clock.advance(seconds: 0.01)
+            switch limiter.admit("a") {
+            case .allowed, .delayed: served += 1
+            case .refused: break
+            }
+        }
+        // 10 a second for 10 s, and the two or three tokens the client is in debt when the loop ends.
+        #expect((100...103).contains(served), "\(served)")
+    }
+
+    @Test func withoutADelayNothingIsPaced() {
+        let (limiter, _) = limiter(rate: 1000, burst: 1)
+        #expect(limiter.admit("a") == .allowed(remaining: 0))
+        #expect(limiter.admit("a") == .refused(retryAfter: 1))
     }
 
     @Test func aNewClientHasItsWholeBurstThenIsRefused() {

@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// `serve --rate-limit` / `--rate-burst` and their environment variables, on the real executable: a tenant past its
-/// bucket is answered `429 rateLimited` while another tenant goes on; `0` turns the limit off.
+/// bucket is answered `429 rateLimited` while another tenant goes on; one a little over its rate is paced to it
+/// (`--rate-limit-delay`); `0` turns the limit off.
 @Suite struct RateLimitEndToEndTests {
     static let apiKey = "bgk_e2e_rate_limit_key"
 
@@ -46,6 +48,41 @@ import Testing
         try unlimited.start(
             apiKey: Self.apiKey, extraArguments: ["--rate-limit", "0"], environment: ["BGEMU_RATE_BURST": "1"])
         for _ in 0..<20 { #expect(try unlimited.client(key: Self.apiKey).request("GET", "/v1/devices").status == 200) }
+    }
+
+    @Test func aClientAskingFasterThanItsRateIsPacedToItThenRefusedPastTheDelay() throws {
+        let service = try LiveService()
+        try service.start(
+            apiKey: Self.apiKey,
+            extraArguments: ["--rate-limit", "20", "--rate-burst", "1", "--rate-limit-delay", "0.25", "--rate-limit-hold", "0"])
+        let client = service.client(key: Self.apiKey)
+        // One after the other, as fast as answers come: each answer waits for its token, 50 ms after the last.
+        let started = ContinuousClock.now
+        for _ in 0..<6 { #expect(try client.request("GET", "/v1/devices").status == 200) }
+        let took = ContinuousClock.now - started
+        #expect(took >= .milliseconds(240), "6 requests at 20 a second take 250 ms: \(took)")
+        #expect(took < .seconds(2))
+        // 24 at once, from 24 threads: the tokens of the next quarter second are taken (5, 50 ms apart), the rest
+        // refused.
+        let statuses = Mutex<[Int]>([])
+        let group = DispatchGroup()
+        let burst = ContinuousClock.now
+        for _ in 0..<24 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let status = (try? client.request("GET", "/v1/devices").status) ?? 0
+                statuses.withLock { $0.append(status) }
+            }
+        }
+        group.wait()
+        let answered = statuses.withLock { $0 }
+        // However slowly the threads started: the tokens that came meanwhile, and those of the delay after.
+        let spread = Double((ContinuousClock.now - burst).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - burst).components.seconds)
+        let served = answered.filter { $0 == 200 }.count
+        #expect(served >= 4 && served <= 7 + Int(spread * 20), "\(answered) in \(spread) s")
+        #expect(answered.filter { $0 == 429 }.count == 24 - served)
     }
 
     @Test func anInvalidLimitIsRefusedAtStart() throws {

@@ -13,6 +13,8 @@ public final class RateLimiter: Sendable {
     public enum Decision: Sendable, Equatable {
         /// The request may go; `remaining` whole tokens are left.
         case allowed(remaining: Int)
+        /// The request may go, but its answer waits this long: the token it took comes then (see `maximumDelay`).
+        case delayed(Duration)
         /// Refused; a token is back in `retryAfter` whole seconds (at least 1).
         case refused(retryAfter: Int)
     }
@@ -22,6 +24,11 @@ public final class RateLimiter: Sendable {
     public let capacity: Int
     /// The longest a refusal is held before it is sent (see ``RateLimitMiddleware``); zero sends refusals at once.
     public let maximumHold: Duration
+    /// The longest a request over the rate is paced rather than refused: it takes the token that comes next (the
+    /// bucket goes into debt) and its answer is held until then, so that a client asking faster than its rate
+    /// is slowed to it, one request after the other, instead of taking the server in bursts. Zero paces none.
+    public let maximumDelay: Duration
+    private let delaySeconds: Double
     private let clock: @Sendable () -> UInt64
     private let table = Mutex<[String: Entry]>([:])
     private let refusalCount = Atomic<Int>(0)
@@ -34,14 +41,17 @@ public final class RateLimiter: Sendable {
 
     /// - Parameters:
     ///   - maximumHold: the longest a refusal is held before it is sent (one second by default).
+    ///   - maximumDelay: the longest a request over the rate is paced rather than refused (none by default).
     ///   - clock: monotonic nanoseconds; the system's uptime clock by default.
     public init(
         policy: RateLimitPolicy, capacity: Int = 100_000, maximumHold: Duration = .seconds(1),
-        clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+        maximumDelay: Duration = .zero, clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
     ) {
         self.policy = policy
         self.capacity = max(1, capacity)
         self.maximumHold = max(.zero, maximumHold)
+        self.maximumDelay = max(.zero, maximumDelay)
+        delaySeconds = Double(self.maximumDelay.components.seconds) + Double(self.maximumDelay.components.attoseconds) / 1e18
         self.clock = clock
     }
 
@@ -51,13 +61,17 @@ public final class RateLimiter: Sendable {
     /// How many buckets are kept now.
     var bucketCount: Int { table.withLock { $0.count } }
 
-    /// Takes a token for one request of `client`, or refuses it.
+    /// Takes a token for one request of `client`, or reserves the next one when it comes within `maximumDelay`,
+    /// or refuses the request.
     public func admit(_ client: String) -> Decision {
         let now = clock()
         let decision = table.withLock { table -> Decision in
             var entry = table[client] ?? Self.newEntry(policy, now: now, in: &table, capacity: capacity)
             defer { table[client] = entry }
             if entry.bucket.take(policy, now: now) { return .allowed(remaining: entry.bucket.remaining) }
+            if delaySeconds > 0, let wait = entry.bucket.reserve(policy, now: now, within: delaySeconds) {
+                return .delayed(.nanoseconds(Int64((wait * 1e9).rounded(.up))))
+            }
             entry.lastRefusal = now
             return .refused(retryAfter: entry.bucket.secondsUntilNextToken(policy))
         }
@@ -65,12 +79,14 @@ public final class RateLimiter: Sendable {
         return decision
     }
 
-    /// Whether a request of `client` would be refused now, taking nothing; a refusal is remembered (see
+    /// Whether a request of `client` would be refused now (not even paced), taking nothing; a refusal is remembered (see
     /// `refusedRecently`). For judging a request from its head, before its body is read.
     public func wouldRefuse(_ client: String) -> Bool {
         let now = clock()
         return table.withLock { table in
-            guard var entry = table[client], !entry.bucket.allows(policy, now: now) else { return false }
+            guard var entry = table[client], !entry.bucket.allows(policy, now: now),
+                  entry.bucket.secondsUntil(1, policy, now: now) > delaySeconds
+            else { return false }
             entry.lastRefusal = now
             table[client] = entry
             return true

@@ -29,6 +29,17 @@ struct TokenBucket: Sendable, Equatable {
         return true
     }
 
+    /// Reserves the next token when it comes within `seconds`: the bucket goes below one (below zero for a second
+    /// reservation, and so on) and refills from there. Answers the seconds until the reserved token, or nil, taking
+    /// nothing, when it comes later.
+    mutating func reserve(_ policy: RateLimitPolicy, now: UInt64, within seconds: Double) -> Double? {
+        refill(policy, now: now)
+        let wait = max(0, 1 - tokens) / policy.rate
+        guard wait <= seconds else { return nil }
+        tokens -= 1
+        return wait
+    }
+
     /// Takes `amount` tokens when the bucket holds them, or, for an amount larger than the whole bucket, when it
     /// is full (so that nothing waits forever); the bucket may then go below zero and refills from there.
     mutating func take(_ amount: Double, _ policy: RateLimitPolicy, now: UInt64) -> Bool {
