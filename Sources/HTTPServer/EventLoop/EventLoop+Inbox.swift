@@ -93,16 +93,22 @@ extension EventLoop {
         spareStreamKeys = streamKeys
     }
 
-    /// Sends what the pass's scheduled streams queued (loop thread), after the pass's requests were answered: a
-    /// thousand streams of one tenant are a thousand sends, which another tenant's request would otherwise wait
-    /// behind.
+    /// The most streams one pass flushes; the rest wait for the next pass, which first answers any request that
+    /// arrived meanwhile (the wait does not block while streams are left).
+    static let streamFlushesPerPass = 64
+
+    /// Sends what scheduled streams queued (loop thread), after the pass's requests were answered, at most
+    /// ``streamFlushesPerPass`` of them: a thousand streams of one tenant are a thousand sends, which another
+    /// tenant's request would otherwise wait behind.
     func flushScheduledStreams() {
         guard !scheduledStreams.isEmpty else { return }
         var keys = spareStreamKeys
         swap(&keys, &scheduledStreams)
-        for key in keys {
+        let count = min(keys.count, Self.streamFlushesPerPass)
+        for key in keys[..<count] {
             if let connection = connection(for: key) { flushStream(connection) }
         }
+        if count < keys.count { scheduledStreams.append(contentsOf: keys[count...]) }
         keys.removeAll(keepingCapacity: true)
         spareStreamKeys = keys
     }

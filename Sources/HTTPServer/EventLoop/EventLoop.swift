@@ -114,6 +114,7 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
 
     /// Milliseconds until the next sweep, or until the shutdown deadline or a held answer when that is sooner.
     private func waitTimeout() -> Int32 {
+        if !scheduledStreams.isEmpty { return 0 }  // streams left for the next pass: only look for requests first
         let until = min(nextSweep, shutdownDeadline, heldAnswers.nextDue ?? .max) - now
         return Int32(clamping: max(0, until))
     }
