@@ -20,6 +20,8 @@ public struct APIEnvironment: Sendable {
     public var rateLimiter: RateLimiter?
     /// The service's metrics; when set, every request is counted and `GET /metrics` answers.
     public var metrics: ServiceMetrics? = nil
+    /// The last encoded body of each device read, reused while it is equal (see ``EncodedBodyCache``).
+    let deviceBodies = EncodedBodyCache<DeviceBody>(limit: 4_096)
 
     public init(
         tenants: any TenantStore, devices: DeviceService, events: EventHub, credentials: Credentials,

@@ -24,7 +24,10 @@ enum DeviceRoutes {
 
         routes.get("/devices/{deviceId}") { _, context in
             let device = try env.devices.device(for: context)
-            return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
+            let body = DeviceBody(device, wallMilliseconds: env.wallMilliseconds)
+            return HTTPResponse(
+                status: .ok, contentType: "application/json",
+                bytes: try env.deviceBodies.bytes(for: device.id, body, encoder: JSONBody.encoder))
         }
 
         routes.delete("/devices/{deviceId}") { _, context in

@@ -15,3 +15,5 @@ struct ExplicitNull<Value: Encodable>: Encodable {
 }
 
 extension ExplicitNull: Sendable where Value: Sendable {}
+
+extension ExplicitNull: Equatable where Value: Equatable {}

@@ -93,7 +93,7 @@ struct ConditionsPatch: Decodable {
 }
 
 /// A device as answered.
-struct DeviceBody: Encodable {
+struct DeviceBody: Encodable, Equatable, Sendable {
     var id: String
     var name: String
     var model: String
@@ -129,7 +129,7 @@ struct DeviceBody: Encodable {
 }
 
 /// A device's clock: `{mode, now, scale}`.
-struct ClockBody: Encodable {
+struct ClockBody: Encodable, Equatable, Sendable {
     var mode: String
     var now: String
     var scale: Double
@@ -142,7 +142,7 @@ struct ClockBody: Encodable {
 }
 
 /// The constants in force on a device, by their `policy` names (durations in seconds); null where the era has none.
-struct PolicyBody: Encodable {
+struct PolicyBody: Encodable, Equatable, Sendable {
     var profile: Profile
 
     init(_ profile: Profile) { self.profile = profile }
