@@ -52,3 +52,18 @@ import Testing
     }
 
 }
+
+/// `AuthMiddleware.bearerToken`: the `Bearer` scheme in any case, the token without the blanks around it.
+@Suite struct BearerTokenTests {
+    @Test func theTokenOfABearerHeaderAndNothingForAnotherScheme() {
+        #expect(AuthMiddleware.bearerToken("Bearer bgk_abc") == "bgk_abc")
+        #expect(AuthMiddleware.bearerToken("bearer   bgk_abc  ") == "bgk_abc")
+        #expect(AuthMiddleware.bearerToken("BEARER\tbgk_abc") == "bgk_abc")
+        #expect(AuthMiddleware.bearerToken("Bearer bgk_é") == "bgk_é")
+        #expect(AuthMiddleware.bearerToken("Bearer") == nil)
+        #expect(AuthMiddleware.bearerToken("Bearer   ") == nil)
+        #expect(AuthMiddleware.bearerToken("Basic dXNlcjpwYXNz") == nil)
+        #expect(AuthMiddleware.bearerToken("Bearerx abc") == nil)
+        #expect(AuthMiddleware.bearerToken("") == nil)
+    }
+}

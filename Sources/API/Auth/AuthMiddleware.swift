@@ -66,17 +66,26 @@ struct AuthMiddleware: HTTPMiddleware {
 
     /// The bearer token of the `Authorization` header (RFC 6750 §2.1), or `access_token` for event streams.
     static func token(in request: HTTPRequest) -> String? {
-        if let header = request.headers["Authorization"] {
-            let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-            guard parts.count == 2, String(parts[0]).caseInsensitiveEquals("Bearer") else { return nil }
-            let token = parts[1].trimmingCharacters(in: .whitespaces)
-            return token.isEmpty ? nil : token
-        }
+        if let header = request.headers["Authorization"] { return bearerToken(header) }
         if request.method == .get, request.path.hasSuffix("/events"), let token = request.queryValue("access_token"),
             !token.isEmpty
         {
             return token
         }
         return nil
+    }
+
+    /// The credentials of `Bearer <token>` (the scheme in any case, RFC 9110 §11.1), without the spaces and tabs
+    /// around them; nil for another scheme or none. Read as UTF-8 bytes: it runs on every request.
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = header.utf8
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let schemeStart = bytes.firstIndex(where: { !isBlank($0) }) else { return nil }
+        let schemeEnd = bytes[schemeStart...].firstIndex(where: isBlank) ?? bytes.endIndex
+        guard String(Substring(bytes[schemeStart..<schemeEnd])).caseInsensitiveEquals("Bearer"),
+              let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
+              let last = bytes[tokenStart...].lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return String(Substring(bytes[tokenStart...last]))
     }
 }

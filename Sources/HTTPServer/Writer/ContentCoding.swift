@@ -64,6 +64,8 @@ enum ContentCoding {
     /// Whether a `Content-Type` names a textual format that compresses well: `text/*`, JSON, XML (and their
     /// `+json`/`+xml` suffixes), JavaScript, YAML and SVG.
     static func isCompressible(contentType: String) -> Bool {
+        // The API's own answers, asked on every request: no lower-casing or splitting for them.
+        if contentType == "application/json" || contentType == "application/problem+json" { return true }
         let mediaType = contentType.prefix { $0 != ";" }.lowercased().filter { $0 != " " && $0 != "\t" }
         guard let slash = mediaType.firstIndex(of: "/") else { return false }
         let type = mediaType[..<slash]
