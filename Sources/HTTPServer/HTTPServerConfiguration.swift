@@ -90,8 +90,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.bodySizeLimit = bodySizeLimit
     }
 
-    /// The number of processors currently online, the default `eventLoopCount`.
-    public static var activeProcessorCount: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
+    /// The processors the process may use (``ProcessorCount/available``), the default `eventLoopCount`.
+    public static var activeProcessorCount: Int { ProcessorCount.available }
 }

@@ -23,7 +23,7 @@ struct Serve: ParsableCommand {
     @Option(help: "The contract served at /openapi.yaml (env BGEMU_OPENAPI). [default: ./openapi.yaml]")
     var openapi: String?
 
-    @Option(help: "Event loop threads (env BGEMU_THREADS). [default: one per core]")
+    @Option(help: "Event loop threads (env BGEMU_THREADS). [default: one per core but one, at least one; a container's CPU limit counts]")
     var threads: Int?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (env BGEMU_LOG_LEVEL). [default: info]")
