@@ -56,3 +56,20 @@ import Testing
         #expect(session.errorFields == ["identifier"])
     }
 }
+
+/// The body's media type, read as RFC 9110 §8.3.1 has it: case-insensitive, parameters and blanks aside.
+@Suite struct JSONMediaTypeTests {
+    @Test func aJSONBodyIsKnownByItsMediaTypeInAnyCaseWithParametersAndBlanks() throws {
+        let api = try APIHarness()
+        let key = try api.makeTenant("acme").key
+        for type in ["application/json", "Application/JSON; charset=utf-8", " application/json ;charset=UTF-8",
+                     "application/vnd.example+json", "\tAPPLICATION/JSON"] {
+            let created = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x"}"#, headers: ["Content-Type": type])
+            #expect(created.status == 201, "\(type)")
+        }
+        for type in ["text/plain", "application/jsonx", "", " ; charset=utf-8", "application/x-www-form-urlencoded"] {
+            let refused = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x"}"#, headers: ["Content-Type": type])
+            #expect(refused.status == 415, "\(type)")
+        }
+    }
+}

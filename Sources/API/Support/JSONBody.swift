@@ -14,8 +14,12 @@ enum JSONBody {
     /// The request's media type, lower-cased, without parameters.
     static func mediaType(_ request: HTTPRequest) -> String? {
         guard let value = request.headers["Content-Type"] else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
+        if value == "application/json" { return value }  // what clients send: nothing to trim or lower
+        let type = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = type.firstIndex(where: { !isBlank($0) }), let last = type.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(Substring(type[first...last])).lowercased()
     }
 
     /// Decodes the body as `T`: `415` when it is not JSON, `400` when it is not well-formed, `422` naming the
