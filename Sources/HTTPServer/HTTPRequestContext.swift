@@ -5,8 +5,17 @@ public struct HTTPRequestContext: Sendable {
     /// The request's id: the client's `X-Request-Id` when it sent a valid one, else one the server made.
     /// The server writes it back on every response.
     public var requestId: String
-    /// A logger carrying the request id as metadata.
-    public var logger: Logger
+    /// A logger carrying the request id as metadata (added when it is asked for: most requests log nothing, and
+    /// setting metadata on every request's logger was 3.6 % of a device read's CPU).
+    public var logger: Logger {
+        get {
+            var logger = baseLogger
+            logger[metadataKey: "request-id"] = .string(requestId)
+            return logger
+        }
+        set { baseLogger = newValue }
+    }
+    private var baseLogger: Logger
     /// Values bound by the route's pattern (`{deviceId}`), percent-decoded.
     public var parameters: HTTPParameters
     /// The pattern of the route that matched (`/v1/devices/{deviceId}`), for logs and metrics.
@@ -17,11 +26,13 @@ public struct HTTPRequestContext: Sendable {
 
     public init(requestId: String, logger: Logger, remoteAddress: String = "") {
         self.requestId = requestId
-        self.logger = logger
+        self.baseLogger = logger
         self.parameters = HTTPParameters()
         self.remoteAddress = remoteAddress
-        self.logger[metadataKey: "request-id"] = .string(requestId)
     }
+
+    /// Whether the logger writes messages at `level`, without making it.
+    public func logs(at level: Logger.Level) -> Bool { baseLogger.logLevel <= level }
 
     /// A typed value that a middleware attached for later handlers (the authenticated tenant, say).
     public subscript<Key: HTTPContextKey>(key: Key.Type) -> Key.Value? {

@@ -46,7 +46,7 @@ public struct AccessLogMiddleware: HTTPMiddleware {
     private func log(
         _ request: HTTPRequest, _ context: HTTPRequestContext, status: HTTPStatus, bytes: Int?, duration: Duration
     ) {
-        // Logger evaluates the message and metadata only when `level` is enabled.
+        guard context.logs(at: level) else { return }  // nothing to redact or time for a level that is off
         let target = Self.redact(request.target, names: redactedQueryNames)
         context.logger.log(
             level: level, "\(request.method) \(target) \(status.code)",
