@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 /// `/v1/devices/…`: virtual devices of the caller's tenant.
 enum DeviceRoutes {

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Service
 
 /// Runs a scenario in-process on a fresh device of the tenant: creates it through `DeviceService.create`,
 /// installs the apps, applies each step through `DeviceService.perform` after advancing the clock to the step's

@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 extension DeviceService {
     /// ``perform(_:tenantId:_:)`` on the device the route's `{deviceId}` names, for the caller's tenant.
