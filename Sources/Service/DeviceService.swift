@@ -166,7 +166,7 @@ public final class DeviceService: Sendable {
     /// throws `refused`, what the refusal caused is committed before the error is rethrown; on any other error
     /// nothing is stored.
     @discardableResult
-    public func perform<T>(_ id: String, tenantId: String, _ command: (inout DeviceEngine) throws -> T) throws -> (Device, T) {
+    func perform<T>(_ id: String, tenantId: String, _ command: (inout DeviceEngine) throws -> T) throws -> (Device, T) {
         // Events are published after the lock is released: delivery walks the open streams, and the hub puts
         // concurrent publishes back in id order itself.
         let outcome: Result<(Device, T), any Error>

@@ -3,7 +3,7 @@ import Foundation
 import Service
 
 /// Runs a scenario in-process on a fresh device of the tenant: creates it through `DeviceService.create`,
-/// installs the apps, applies each step through `DeviceService.perform` after advancing the clock to the step's
+/// installs the apps, applies each step's command through `DeviceService.perform` after advancing the clock to the step's
 /// time, snapshots app states at the times `state` expectations name, advances to the end, then judges the
 /// expectations against the device's events as the event store recorded them. Everything is committed as an API
 /// client's requests would be, so the run shows in the event log and the dashboard; the device is kept.
@@ -26,9 +26,7 @@ struct ScenarioRunner {
         let created = try env.devices.create(device) { engine in
             engine.created()
             for (installation, behavior) in scenario.apps {
-                var app = try installation.validated(installedAt: engine.now)
-                app.behavior = behavior
-                try engine.install(app)
+                try engine.apply(.install(installation, behavior: behavior, maximumApps: nil))
             }
         }
         let deviceId = created.id
@@ -38,9 +36,7 @@ struct ScenarioRunner {
         func advance(to seconds: Double) throws {
             while clock < seconds {
                 let next = min(seconds, clock + DeviceEngine.maximumAdvance.seconds)
-                try env.devices.perform(deviceId, tenantId: tenantId) { engine in
-                    try engine.advance(to: start + .seconds(next))
-                }
+                try env.devices.perform(.advance(.at(start + .seconds(next)), stopAtAppCode: false), on: deviceId, tenantId: tenantId)
                 clock = next
             }
         }
@@ -68,8 +64,11 @@ struct ScenarioRunner {
             try advance(to: step.time)
             var failure: String?
             do {
-                try env.devices.perform(deviceId, tenantId: tenantId, step.command)
+                let (_, outcome) = try env.devices.perform(step.command, on: deviceId, tenantId: tenantId)
+                if let error = ScenarioStep.failure(of: outcome) { throw error }
             } catch {
+                // APNs's rejection of a push is a conflict of the step, as a refusal of the engine is.
+                let error = (error as? PushRejection).map { EmulationError.conflict(code: $0.reason, detail: $0.detail) } ?? error
                 guard let problem = Problems.problem(for: error), problem.status.code < 500 else { throw error }
                 failure = "\(problem.code ?? "error"): \(problem.detail ?? problem.title)"
             }
