@@ -39,7 +39,7 @@ import Testing
              "expect": [{"state": {"bundleId": "\(Self.app)", "is": "active", "at": 2}}]}
             """
         let scenario = try ScenarioParser.parse(Array(json.utf8))
-        return try #require(scenario.steps.first).command
+        return try #require(scenario.scenario.steps.first).command
     }
 
     @Test(arguments: cases.indices)

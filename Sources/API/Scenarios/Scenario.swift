@@ -1,13 +1,13 @@
 import Emulation
 
-/// A scenario file, validated: a device, its apps, a timeline of steps and expectations on what happened.
+/// A scenario file, validated: apps, a timeline of steps and expectations on what happened (its device is made
+/// by the API from the file's `device`, the body of `POST /v1/devices`).
 ///
 /// Times are seconds of virtual time since the device's start. A step's parameters are the JSON body of the REST
 /// route that does the same thing (`submit` takes `{kind, identifier}` as `POST …/task-requests` does), so that
 /// a scenario reads like the requests a client would send.
 struct Scenario: Sendable {
     var name: String
-    var device: CreateDeviceRequest
     var apps: [(installation: AppInstallation, behavior: AppBehavior?)]
     var steps: [ScenarioStep]
     var expectations: [ScenarioExpectation]
@@ -19,9 +19,9 @@ struct Scenario: Sendable {
     static let maximumDuration: Double = DeviceEngine.maximumAdvance.seconds
     static let maximumSteps = 1_000
     static let maximumExpectations = 1_000
-}
 
-/// Seconds as short text: `600`, `2.5`.
-func format(_ seconds: Double) -> String {
-    seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    /// Seconds as short text: `600`, `2.5`.
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    }
 }
