@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 /// `…/apps/{bundleId}/background-tasks`: `beginBackgroundTask` and `endBackgroundTask` (R8–R14).
 enum BackgroundTaskRoutes {

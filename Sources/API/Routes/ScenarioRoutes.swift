@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 /// `POST /v1/scenarios/run`: runs a scenario file on a fresh device of the caller's tenant and answers a report
 /// of its expectations (`passed` false when any failed; the status is `200` either way).

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Service
 
 /// What each action does: its parameters read (mostly as the body of the REST route that does the same, so that the
 /// route and the step give the same command) and the ``DeviceCommand`` it is.

@@ -1,4 +1,5 @@
 import Emulation
+import Service
 
 /// An expectation: an `event` (with `within`, `count`, `atLeast` or `absent`) or a `state`, and its description.
 extension ScenarioParser {

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Service
 
 /// Reads a scenario from JSON, naming every invalid field (`steps[3].action`) at once.
 ///

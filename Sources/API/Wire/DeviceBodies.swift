@@ -1,4 +1,5 @@
 import Emulation
+import Service
 
 /// `POST /v1/devices`.
 struct CreateDeviceRequest: Decodable {

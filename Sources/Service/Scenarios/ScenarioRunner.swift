@@ -1,21 +1,26 @@
 import Emulation
 import Foundation
-import Service
 
 /// Runs a scenario in-process on a fresh device of a tenant: creates it through `DeviceService.create`,
 /// installs the apps, applies each step's command through `DeviceService.perform` after advancing the clock to the step's
 /// time, snapshots app states at the times `state` expectations name, advances to the end, then judges the
 /// expectations against the device's events as the event store recorded them. Everything is committed as an API
 /// client's requests would be, so the run shows in the event log and the dashboard; the device is kept.
-struct ScenarioRunner {
+public struct ScenarioRunner {
     let devices: DeviceService
     /// Where the device's events are read back from, as recorded.
     let events: any EventStore
     /// How a step's error is reported (`code: detail`), or nil for an error that fails the whole run.
     let describe: (any Error) -> String?
 
+    public init(devices: DeviceService, events: any EventStore, describe: @escaping (any Error) -> String?) {
+        self.devices = devices
+        self.events = events
+        self.describe = describe
+    }
+
     /// Runs `scenario` on `device`, a new device of its tenant (not yet stored).
-    func run(_ scenario: Scenario, on newDevice: Device) throws -> ScenarioReport {
+    public func run(_ scenario: Scenario, on newDevice: Device) throws -> ScenarioReport {
         var device = newDevice
         let tenantId = device.tenantId
         device.scenario = scenario.name
