@@ -45,8 +45,8 @@ let package = Package(
         .target(name: "Emulation", swiftSettings: strict),
         // SQLite: migrations, the event log, the stores Emulation declares.
         .target(name: "Storage", dependencies: ["Emulation", "CSQLite", "CompactJSON"], swiftSettings: strict),
-        // The application layer: devices' commands and their commits, locks, the realtime driver, credentials, the
-        // rate limiter's buckets; knows no HTTP.
+        // The application layer: devices' commands and their commits (locks, cache), the realtime driver, the
+        // scenario runner, credentials, the rate limiter's buckets; knows no HTTP.
         .target(
             name: "Service",
             dependencies: ["Emulation", "CCrypto", .product(name: "Logging", package: "swift-log")],
