@@ -45,11 +45,18 @@ let package = Package(
         .target(name: "Emulation", swiftSettings: strict),
         // SQLite: migrations, the event log, the stores Emulation declares.
         .target(name: "Storage", dependencies: ["Emulation", "CSQLite", "CompactJSON"], swiftSettings: strict),
+        // The application layer: devices' commands and their commits (locks, cache), the realtime driver, the
+        // scenario runner, credentials, the rate limiter's buckets; knows no HTTP.
+        .target(
+            name: "Service",
+            dependencies: ["Emulation", "CCrypto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // Routes, bodies, auth and tenancy, problem mapping.
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Emulation", "CompactJSON", "CCrypto", .product(name: "Logging", package: "swift-log"),
+                "HTTPServer", "Emulation", "Service", "CompactJSON", "CCrypto", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -59,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "bgemu",
             dependencies: [
-                "HTTPServer", "BGEmuHTTP", "Emulation", "Storage", "API",
+                "HTTPServer", "BGEmuHTTP", "Emulation", "Storage", "Service", "API",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -79,7 +86,7 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "HTTPServer", "Emulation", "Storage", .product(name: "Yams", package: "Yams"),
+                "API", "Service", "HTTPServer", "Emulation", "Storage", .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict

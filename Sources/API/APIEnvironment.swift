@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Service
 
 /// What the API layer needs from the rest of the service: the stores, the credentials and the wall clock.
 public struct APIEnvironment: Sendable {

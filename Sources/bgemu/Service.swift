@@ -4,6 +4,7 @@ import Emulation
 import Foundation
 import HTTPServer
 import Logging
+import Service
 import Storage
 
 /// Wires storage, the API and the HTTP server together and runs until SIGTERM or SIGINT.

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Storage
 @testable import API
+@testable import Service
 @testable import Emulation
 @testable import HTTPServer
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import API
+@testable import Service
 @testable import HTTPServer
 
 /// The API's shape as route groups: open routes with no middleware of their own, `/v1/admin` behind the admin

@@ -2,6 +2,7 @@ import Emulation
 import Foundation
 import Testing
 @testable import API
+@testable import Service
 
 /// The device service's cache keeps the devices in use: another tenant creating devices fast does not evict them.
 @Suite struct DeviceCacheTests {

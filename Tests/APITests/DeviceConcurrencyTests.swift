@@ -5,6 +5,7 @@ import Synchronization
 import HTTPServer
 import Testing
 @testable import API
+@testable import Service
 
 /// Concurrency per device: commands on different devices (and tenants) do not wait for each other, one device's
 /// commands run one at a time in the order they came, an idempotent request's transaction runs alone, and the

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Storage
 @testable import API
+@testable import Service
 @testable import HTTPServer
 
 /// The API in-process with the event routes registered, on a fresh database; events are recorded as the engine

@@ -5,6 +5,7 @@ import Logging
 import Synchronization
 import Testing
 @testable import API
+@testable import Service
 @testable import HTTPServer
 
 /// Refusals held until the client may retry (`RateLimitMiddleware`): a tenant that asks again at once, without

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import Storage
 @testable import API
+@testable import Service
 
 /// `Idempotency-Key` on `POST`, in-process: replay, reuse, in flight, bad keys, tenants, expiry.
 @Suite struct IdempotencyTests {

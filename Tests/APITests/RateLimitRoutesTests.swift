@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import Testing
 @testable import API
+@testable import Service
 @testable import HTTPServer
 
 /// `429 rateLimited`: each tenant's requests through its own token bucket, refused with `Retry-After` and the

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import API
+@testable import Service
 
 /// A monotonic clock that only moves when a test moves it.
 final class ManualClock: Sendable {

@@ -3,6 +3,7 @@ import HTTPServer
 import Testing
 @testable import API
 @testable import Emulation
+@testable import Service
 
 /// `POST /v1/scenarios/run` in-process: the runner, its report, and strict validation of the file.
 @Suite struct ScenarioRoutesTests {

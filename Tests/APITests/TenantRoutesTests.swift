@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import API
+@testable import Service
 
 @Suite struct TenantRoutesTests {
     let api: APIHarness

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Service
 
 /// Authenticates the requests of the group it is added to (`Authorization: Bearer …`; event streams may pass
 /// `?access_token=` since `EventSource` cannot set headers): ``tenant(_:)`` by a tenant's API key, setting the

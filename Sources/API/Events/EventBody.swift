@@ -2,6 +2,7 @@ import CompactJSON
 import Emulation
 import Foundation
 import HTTPServer
+import Service
 
 /// An event on the wire, in a JSON page and as the `data:` of a stream event:
 /// `{id, type, deviceId, bundleId (string or null), at, recordedAt, data}`, keys sorted.

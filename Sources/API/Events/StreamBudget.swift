@@ -1,4 +1,5 @@
 import Dispatch
+import Service
 import Synchronization
 
 /// The bytes a tenant's event streams may be sent, together, per second: a token bucket of bytes (the rate

@@ -1,3 +1,5 @@
+import Service
+
 /// The `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers-11 (structured field
 /// lists, RFC 9651), for one policy named `"tenant"`: every request of a tenant takes one unit of its bucket.
 enum RateLimitFields {

@@ -1,4 +1,5 @@
 import HTTPServer
+import Service
 
 /// Limits each tenant's requests with its token bucket (see ``RateLimiter``). It runs in the tenant routes'
 /// group, after authentication: admin requests and open routes (`/healthz`, the dashboard) are in other groups,

@@ -21,36 +21,27 @@ enum ActivityRoutes {
                 throw EmulationError.notFound(kind: "activity", id: name)
             }
             let body = try JSONBody.decode(SetActivityRequest.self, from: request)
-            let (_, outcome) = try env.devices.perform(for: context) { engine in
-                try engine.setActivity(
-                    context.parameters.require("bundleId"), activity, active: body.active,
-                    keepAliveInterval: body.keepAliveInterval.map(VirtualDuration.seconds))
-            }
-            return try JSONBody.response(ActivityBody(outcome: outcome))
+            let (_, outcome) = try env.devices.perform(body.command(bundleId: context.parameters.require("bundleId"), activity), for: context)
+            return try JSONBody.response(ActivityBody(outcome: try outcome.value(\.activity)))
         }
 
         routes.post("/devices/{deviceId}/location") { request, context in
             let body = try JSONBody.decode(LocationRequest.self, from: request)
-            let (_, woken) = try env.devices.perform(for: context) { engine in
-                try engine.moveDevice(latitude: body.latitude, longitude: body.longitude)
-            }
-            return try JSONBody.response(WokenAppsBody(wokenApps: woken))
+            let (_, outcome) = try env.devices.perform(body.command, for: context)
+            return try JSONBody.response(WokenAppsBody(wokenApps: try outcome.value(\.wokenApps)))
         }
 
         routes.post("/devices/{deviceId}/accessories/{accessoryId}/data") { request, context in
             let body = try JSONBody.decode(AccessoryDataRequest.self, from: request)
-            let (_, woken) = try env.devices.perform(for: context) { engine in
-                try engine.accessoryData(context.parameters.require("accessoryId"), transport: body.transport)
-            }
-            return try JSONBody.response(WokenAppsBody(wokenApps: woken))
+            let (_, outcome) = try env.devices.perform(body.command(accessoryId: context.parameters.require("accessoryId")), for: context)
+            return try JSONBody.response(WokenAppsBody(wokenApps: try outcome.value(\.wokenApps)))
         }
 
         routes.post("/devices/{deviceId}/apps/{bundleId}/newsstand-issue") { request, context in
             let body = try JSONBody.decode(NewsstandIssueRequest.self, from: request)
             let bundleId = try context.parameters.require("bundleId")
-            let (device, run) = try env.devices.perform(for: context) { engine in
-                try engine.newsstandIssue(bundleId, name: body.name)
-            }
+            let (device, outcome) = try env.devices.perform(body.command(bundleId: bundleId), for: context)
+            let run = try outcome.value(\.run)
             return try JSONBody.response(
                 RunBody(run: run), status: .created,
                 headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "runs", run.id)])

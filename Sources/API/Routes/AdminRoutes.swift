@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 /// `/v1/admin/…`: tenants and their keys (admin token).
 enum AdminRoutes {

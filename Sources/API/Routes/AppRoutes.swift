@@ -9,15 +9,9 @@ enum AppRoutes {
     static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
         routes.post("/devices/{deviceId}/apps") { request, context in
             let (installation, behavior) = try AppUpload.installation(from: request)
-            let (device, app) = try env.devices.perform(for: context) { engine in
-                if engine.device.apps.count >= maximumApps, engine.device.app(installation.bundleId) == nil {
-                    throw EmulationError.conflict(code: "tooManyApps", detail: "A device holds at most \(maximumApps) apps.")
-                }
-                var app = try installation.validated(installedAt: engine.now)
-                app.behavior = behavior
-                try engine.install(app)
-                return app
-            }
+            let (device, outcome) = try env.devices.perform(
+                .install(installation, behavior: behavior, maximumApps: maximumApps), for: context)
+            let app = try outcome.value(\.app)
             return try appResponse(device, app.bundleId, env, status: .created,
                                    headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: app.bundleId)])
         }
@@ -37,9 +31,7 @@ enum AppRoutes {
         }
 
         routes.delete("/devices/{deviceId}/apps/{bundleId}") { _, context in
-            try env.devices.perform(for: context) { engine in
-                try engine.uninstall(context.parameters.require("bundleId"))
-            }
+            try env.devices.perform(.uninstall(bundleId: context.parameters.require("bundleId")), for: context)
             return HTTPResponse(status: .noContent)
         }
 
@@ -55,22 +47,14 @@ enum AppRoutes {
             case .failure(let failure):
                 throw EmulationError.invalid(failure.issues.map { FieldIssue("backgroundModes" + $0.field, $0.message) })
             }
-            try env.devices.perform(for: context) { engine in
-                try engine.setBackgroundModes(context.parameters.require("bundleId"), modes)
-            }
+            try env.devices.perform(.setBackgroundModes(bundleId: context.parameters.require("bundleId"), modes), for: context)
             return try JSONBody.response(BackgroundModesBody(modes))
         }
 
         routes.patch("/devices/{deviceId}/apps/{bundleId}/settings") { request, context in
             let patch = try JSONBody.decode(SettingsPatch.self, from: request)
-            let (_, settings) = try env.devices.perform(for: context) { engine in
-                let bundleId = try context.parameters.require("bundleId")
-                var settings = try require(engine.device.app(bundleId), or: bundleId).settings
-                if let refresh = patch.backgroundAppRefresh { settings.backgroundAppRefresh = refresh }
-                try engine.setAppSettings(bundleId, settings)
-                return settings
-            }
-            return try JSONBody.response(settings)
+            let (_, outcome) = try env.devices.perform(patch.command(bundleId: context.parameters.require("bundleId")), for: context)
+            return try JSONBody.response(try outcome.value(\.settings))
         }
     }
 

@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 /// `…/apps/{bundleId}/background-tasks`: `beginBackgroundTask` and `endBackgroundTask` (R8–R14).
 enum BackgroundTaskRoutes {
@@ -9,10 +10,8 @@ enum BackgroundTaskRoutes {
         routes.post(base) { request, context in
             let body = request.body.isEmpty ? nil : try JSONBody.decode(BeginTaskRequest.self, from: request)
             let bundleId = try context.parameters.require("bundleId")
-            let (device, task) = try env.devices.perform(for: context) {
-                engine in try engine.beginBackgroundTask(bundleId, name: body?.name)
-            }
-            guard let task else {
+            let (device, outcome) = try env.devices.perform(BeginTaskRequest.command(body, bundleId: bundleId), for: context)
+            guard let task = outcome.backgroundTask else {
                 // R14: UIBackgroundTaskInvalid — nothing began.
                 return try JSONBody.response(InvalidTaskBody())
             }
@@ -38,9 +37,9 @@ enum BackgroundTaskRoutes {
         }
 
         routes.delete(base + "/{taskId}") { _, context in
-            try env.devices.perform(for: context) { engine in
-                try engine.endBackgroundTask(context.parameters.require("bundleId"), taskId: context.parameters.require("taskId"))
-            }
+            try env.devices.perform(
+                .endBackgroundTask(bundleId: context.parameters.require("bundleId"), .id(context.parameters.require("taskId"))),
+                for: context)
             return HTTPResponse(status: .noContent)
         }
     }

@@ -11,19 +11,13 @@ enum ClockRoutes {
 
         routes.post("/devices/{deviceId}/clock/advance") { request, context in
             let body = try JSONBody.decode(AdvanceRequest.self, from: request)
-            let (device, (emitted, stopped)) = try env.devices.perform(for: context) { engine in
-                let before = engine.events.count
-                let stopped = try engine.advance(to: try body.target(from: engine.now), stoppingAtAppCode: body.stopAtAppCode)
-                return (engine.events.count - before, stopped)
-            }
+            let (device, outcome) = try env.devices.perform(body.command, for: context)
             return try JSONBody.response(
-                AdvanceBody(now: RFC3339.format(device.clock.anchor), eventsEmitted: emitted, stopped: stopped))
+                AdvanceBody(now: RFC3339.format(device.clock.anchor), eventsEmitted: outcome.eventsEmitted, stopped: outcome.stopped))
         }
 
         routes.post("/devices/{deviceId}/reboot") { _, context in
-            let (device, _) = try env.devices.perform(for: context) {
-                engine in engine.reboot()
-            }
+            let (device, _) = try env.devices.perform(.reboot, for: context)
             return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
         }
     }

@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 /// `/v1/devices/…`: virtual devices of the caller's tenant.
 enum DeviceRoutes {
@@ -40,24 +41,13 @@ enum DeviceRoutes {
             if let name = patch.name, name.isEmpty || name.codePointCount > 100 {
                 throw Problems.invalid("name", "must be 1–100 characters")
             }
-            let (device, _) = try env.devices.perform(for: context) { engine in
-                if let name = patch.name { engine.rename(name) }
-                if let policy = patch.policy {
-                    var overrides = engine.device.policyOverrides
-                    for (name, value) in policy { overrides[name] = value }
-                    let issues = Profile.validate(overrides)
-                    guard issues.isEmpty else { throw EmulationError.invalid(issues) }
-                    engine.setPolicyOverrides(overrides)
-                }
-            }
+            let (device, _) = try env.devices.perform(patch.command, for: context)
             return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
         }
 
         routes.patch("/devices/{deviceId}/conditions") { request, context in
             let patch = try JSONBody.decode(ConditionsPatch.self, from: request)
-            let (device, _) = try env.devices.perform(for: context) {
-                engine in engine.setConditions(try patch.applied(to: engine.device.conditions))
-            }
+            let (device, _) = try env.devices.perform(patch.command, for: context)
             return try JSONBody.response(device.conditions)
         }
     }

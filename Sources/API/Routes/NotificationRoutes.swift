@@ -9,11 +9,8 @@ enum NotificationRoutes {
         routes.post(base) { request, context in
             let body = try JSONBody.decode(ScheduleNotificationRequest.self, from: request)
             let bundleId = try context.parameters.require("bundleId")
-            let (device, notification) = try env.devices.perform(for: context) { engine in
-                let notification = try body.notification(scheduledAt: engine.now)
-                try engine.scheduleNotification(bundleId, notification)
-                return notification
-            }
+            let (device, outcome) = try env.devices.perform(body.command(bundleId: bundleId), for: context)
+            let notification = try outcome.value(\.notification)
             return try JSONBody.response(
                 NotificationBody(notification: notification), status: .created,
                 headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "notifications", notification.identifier)])
@@ -26,9 +23,9 @@ enum NotificationRoutes {
         }
 
         routes.delete(base + "/{identifier}") { _, context in
-            try env.devices.perform(for: context) { engine in
-                try engine.cancelNotification(context.parameters.require("bundleId"), identifier: context.parameters.require("identifier"))
-            }
+            try env.devices.perform(
+                .cancelNotification(bundleId: context.parameters.require("bundleId"), identifier: context.parameters.require("identifier")),
+                for: context)
             return HTTPResponse(status: .noContent)
         }
     }

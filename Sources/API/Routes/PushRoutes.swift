@@ -19,10 +19,9 @@ enum PushRoutes {
                 pushType: request.headers["apns-push-type"], priority: request.headers["apns-priority"],
                 expiration: request.headers["apns-expiration"], collapseId: request.headers["apns-collapse-id"])
             do {
-                let (_, outcome) = try env.devices.perform(for: context) {
-                    engine in try engine.receivePush(push)
-                }
-                return try JSONBody.response(PushOutcomeBody(outcome: outcome), headers: ["apns-id": outcome.apnsId])
+                let (_, outcome) = try env.devices.perform(.push(push), for: context)
+                let delivered = try outcome.value(\.push)
+                return try JSONBody.response(PushOutcomeBody(outcome: delivered), headers: ["apns-id": delivered.apnsId])
             } catch let rejection as PushRejection {
                 throw Problems.push(rejection, apnsId: apnsId)
             }

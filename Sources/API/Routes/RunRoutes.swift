@@ -24,18 +24,14 @@ enum RunRoutes {
             let body = try JSONBody.decode(CompleteRunRequest.self, from: request)
             let bundleId = try context.parameters.require("bundleId")
             let runId = try context.parameters.require("runId")
-            let (device, _) = try env.devices.perform(for: context) { engine in
-                try engine.completeRun(bundleId, runId: runId, result: body.result)
-            }
+            let (device, _) = try env.devices.perform(body.command(bundleId: bundleId, .id(runId)), for: context)
             return try JSONBody.response(RunBody(run: try TaskRequestRoutes.runOrNotFound(
                 device.app(bundleId)?.runtime.runs.first { $0.id == runId }, runId)))
         }
 
         routes.put("/devices/{deviceId}/apps/{bundleId}/fetch-interval") { request, context in
             let body = try JSONBody.decode(FetchIntervalBody.self, from: request)
-            try env.devices.perform(for: context) { engine in
-                try engine.setFetchInterval(context.parameters.require("bundleId"), body.interval)
-            }
+            try env.devices.perform(body.command(bundleId: context.parameters.require("bundleId")), for: context)
             return try JSONBody.response(body)
         }
     }

@@ -9,11 +9,8 @@ enum TaskRequestRoutes {
         routes.post(base) { request, context in
             let body = try JSONBody.decode(SubmitTaskRequest.self, from: request)
             let bundleId = try context.parameters.require("bundleId")
-            let (device, submitted) = try env.devices.perform(for: context) { engine in
-                let taskRequest = try body.request(submittedAt: engine.now)
-                try engine.submit(bundleId, taskRequest)
-                return taskRequest
-            }
+            let (device, outcome) = try env.devices.perform(body.command(bundleId: bundleId), for: context)
+            let submitted = try outcome.value(\.taskRequest)
             return try JSONBody.response(
                 TaskRequestBody(request: submitted), status: .created,
                 headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "task-requests", submitted.identifier)])
@@ -25,9 +22,7 @@ enum TaskRequestRoutes {
         }
 
         routes.delete(base) { _, context in
-            try env.devices.perform(for: context) { engine in
-                try engine.cancelAllTaskRequests(context.parameters.require("bundleId"))
-            }
+            try env.devices.perform(.cancelAllTaskRequests(bundleId: context.parameters.require("bundleId")), for: context)
             return HTTPResponse(status: .noContent)
         }
 
@@ -41,9 +36,9 @@ enum TaskRequestRoutes {
         }
 
         routes.delete(base + "/{identifier}") { _, context in
-            try env.devices.perform(for: context) { engine in
-                try engine.cancelTaskRequest(context.parameters.require("bundleId"), identifier: context.parameters.require("identifier"))
-            }
+            try env.devices.perform(
+                .cancelTaskRequest(bundleId: context.parameters.require("bundleId"), identifier: context.parameters.require("identifier")),
+                for: context)
             return HTTPResponse(status: .noContent)
         }
 
@@ -58,9 +53,9 @@ enum TaskRequestRoutes {
 
         routes.post(base + "/{identifier}/simulate-launch") { _, context in
             let bundleId = try context.parameters.require("bundleId")
-            let (device, run) = try env.devices.perform(for: context) { engine in
-                try engine.simulateLaunch(bundleId, identifier: context.parameters.require("identifier"))
-            }
+            let (device, outcome) = try env.devices.perform(
+                .simulateLaunch(bundleId: bundleId, identifier: context.parameters.require("identifier")), for: context)
+            let run = try outcome.value(\.run)
             return try JSONBody.response(
                 RunBody(run: run), status: .created,
                 headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "runs", run.id)])
@@ -69,9 +64,7 @@ enum TaskRequestRoutes {
         routes.post(base + "/{identifier}/simulate-expiration") { _, context in
             let bundleId = try context.parameters.require("bundleId")
             let identifier = try context.parameters.require("identifier")
-            let (device, _) = try env.devices.perform(for: context) { engine in
-                try engine.simulateExpiration(bundleId, identifier: identifier)
-            }
+            let (device, _) = try env.devices.perform(.simulateExpiration(bundleId: bundleId, identifier: identifier), for: context)
             let run = device.app(bundleId)?.runtime.runs.last { $0.identifier == identifier }
             return try JSONBody.response(RunBody(run: try runOrNotFound(run, identifier)))
         }

@@ -10,11 +10,8 @@ enum URLSessionRoutes {
         routes.post(base) { request, context in
             let body = try JSONBody.decode(MakeURLSessionRequest.self, from: request)
             let bundleId = try context.parameters.require("bundleId")
-            let (device, created) = try env.devices.perform(for: context) { engine in
-                try engine.makeURLSession(
-                    bundleId, identifier: body.identifier, discretionary: body.discretionary,
-                    sendsLaunchEvents: body.sessionSendsLaunchEvents)
-            }
+            let (device, outcome) = try env.devices.perform(body.command(bundleId: bundleId), for: context)
+            let created = try outcome.value(\.sessionCreated)
             let session = try session(device.app(bundleId), body.identifier)
             return try JSONBody.response(
                 URLSessionBody(session: session), status: created ? .created : .ok,
@@ -34,12 +31,9 @@ enum URLSessionRoutes {
         routes.post(base + "/{identifier}/transfers") { request, context in
             let body = try JSONBody.decode(EnqueueTransferRequest.self, from: request)
             let bundleId = try context.parameters.require("bundleId")
-            let (device, transfer) = try env.devices.perform(for: context) { engine in
-                try engine.enqueueTransfer(
-                    bundleId, session: context.parameters.require("identifier"), kind: body.kind, bytes: body.bytes,
-                    earliestBeginDate: try body.earliest(),
-                    countOfBytesClientExpectsToReceive: body.countOfBytesClientExpectsToReceive)
-            }
+            let (device, outcome) = try env.devices.perform(
+                body.command(bundleId: bundleId, session: context.parameters.require("identifier")), for: context)
+            let transfer = try outcome.value(\.transfer)
             return try JSONBody.response(
                 TransferBody(transfer: transfer, now: device.clock.anchor), status: .created,
                 headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "transfers", transfer.id)])
@@ -54,10 +48,9 @@ enum URLSessionRoutes {
 
         routes.post(base + "/{identifier}/finish-events") { _, context in
             let bundleId = try context.parameters.require("bundleId")
-            let (_, run) = try env.devices.perform(for: context) { engine in
-                try engine.finishURLSessionEvents(bundleId, session: context.parameters.require("identifier"))
-            }
-            return try JSONBody.response(RunBody(run: run))
+            let (_, outcome) = try env.devices.perform(
+                .finishURLSessionEvents(bundleId: bundleId, session: context.parameters.require("identifier")), for: context)
+            return try JSONBody.response(RunBody(run: try outcome.value(\.run)))
         }
 
         routes.get(transfers) { request, context in
@@ -75,10 +68,10 @@ enum URLSessionRoutes {
         }
 
         routes.delete(transfers + "/{transferId}") { _, context in
-            let (device, transfer) = try env.devices.perform(for: context) { engine in
-                try engine.cancelTransfer(context.parameters.require("bundleId"), transferId: context.parameters.require("transferId"))
-            }
-            return try JSONBody.response(TransferBody(transfer: transfer, now: device.clock.anchor))
+            let (device, outcome) = try env.devices.perform(
+                .cancelTransfer(bundleId: context.parameters.require("bundleId"), transferId: context.parameters.require("transferId")),
+                for: context)
+            return try JSONBody.response(TransferBody(transfer: try outcome.value(\.transfer), now: device.clock.anchor))
         }
     }
 

@@ -1,28 +1,28 @@
 import Emulation
 import Foundation
+import Service
 
-/// What each action does: its parameters read (mostly as the body of the REST route that does the same) and the
-/// command it runs on the device's engine.
+/// What each action does: its parameters read (mostly as the body of the REST route that does the same, so that the
+/// route and the step give the same command) and the ``DeviceCommand`` it is.
 extension ScenarioParser {
     /// The command of `action`, or nil when its parameters are invalid (named in `issues`); `advance` moves `cursor`.
     mutating func command(
         _ action: String, _ step: [String: EventValue], _ body: [String: EventValue], _ field: String, bundleId app: String,
         cursor: inout Double
-    ) -> (@Sendable (inout DeviceEngine) throws -> Void)? {
+    ) -> DeviceCommand? {
         switch action {
-        case "launch": return { try $0.launch(app) }
-        case "background": return { try $0.background(app) }
-        case "foreground": return { try $0.foreground(app) }
-        case "forceQuit": return { try $0.forceQuit(app) }
-        case "terminate": return { try $0.terminate(app) }
-        case "reboot": return { $0.reboot() }
+        case "launch": return LaunchRequest.command(nil, bundleId: app)
+        case "background": return .background(bundleId: app)
+        case "foreground": return .foreground(bundleId: app)
+        case "forceQuit": return .forceQuit(bundleId: app)
+        case "terminate": return .terminate(bundleId: app)
+        case "reboot": return .reboot
         case "advance":
             guard let seconds = seconds(step["seconds"], "\(field).seconds") else { return nil }
             cursor += seconds
-            return { engine in try engine.advance(to: engine.now + .seconds(seconds)) }
+            return .advance(.after(.seconds(seconds)), stopAtAppCode: false)
         case "conditions":
-            guard let patch = wire(ConditionsPatch.self, body, field) else { return nil }
-            return { engine in engine.setConditions(try patch.applied(to: engine.device.conditions)) }
+            return wire(ConditionsPatch.self, body, field)?.command
         case "policy":
             guard case .object(let values)? = step["policy"] else {
                 fail("\(field).policy", "must be an object of profile constants")
@@ -40,56 +40,30 @@ extension ScenarioParser {
             let problems = Profile.validate(overrides)
             issues += problems.map { FieldIssue("\(field).\($0.field)", $0.message) }
             guard problems.isEmpty else { return nil }
-            let given = overrides
-            return { engine in
-                var merged = engine.device.policyOverrides
-                for (key, value) in given { merged[key] = value }
-                engine.setPolicyOverrides(merged)
-            }
+            // Merged into the device's own, as `PATCH /v1/devices/{deviceId}` does (never removing one).
+            return .patchDevice(name: nil, policy: overrides.mapValues { Optional($0) })
         case "submit":
-            guard let request = wire(SubmitTaskRequest.self, body, field) else { return nil }
-            return { engine in try engine.submit(app, try request.request(submittedAt: engine.now)) }
+            return wire(SubmitTaskRequest.self, body, field)?.command(bundleId: app)
         case "cancelTaskRequest", "simulateLaunch", "simulateExpiration":
             guard let identifier = string(step["identifier"], "\(field).identifier") else { return nil }
             switch action {
-            case "cancelTaskRequest": return { try $0.cancelTaskRequest(app, identifier: identifier) }
-            case "simulateLaunch": return { _ = try $0.simulateLaunch(app, identifier: identifier) }
-            default: return { try $0.simulateExpiration(app, identifier: identifier) }
+            case "cancelTaskRequest": return .cancelTaskRequest(bundleId: app, identifier: identifier)
+            case "simulateLaunch": return .simulateLaunch(bundleId: app, identifier: identifier)
+            default: return .simulateExpiration(bundleId: app, identifier: identifier)
             }
         case "completeRun":
             let runId = string(step["runId"], "\(field).runId", required: false)
             let identifier = string(step["identifier"], "\(field).identifier", required: false)
             guard let request = wire(CompleteRunRequest.self, body, field) else { return nil }
-            return { engine in
-                let runs = engine.device.app(app)?.runtime.openRuns ?? []
-                let run = runs.last { run in
-                    (runId == nil || run.id == runId) && (identifier == nil || run.identifier == identifier)
-                }
-                guard let run else {
-                    throw EmulationError.conflict(
-                        code: "noOpenRun", detail: "\(app) has no open run\(identifier.map { " for \($0)" } ?? "") to complete.")
-                }
-                try engine.completeRun(app, runId: run.id, result: request.result)
-            }
+            return request.command(bundleId: app, .latestOpen(runId: runId, identifier: identifier))
         case "beginBackgroundTask":
+            // A `UIBackgroundTaskInvalid` answer fails the step (``ScenarioStep/failure(of:)``).
             guard let request = wire(BeginTaskRequest.self, body, field) else { return nil }
-            return { engine in
-                guard try engine.beginBackgroundTask(app, name: request.name) != nil else {
-                    throw EmulationError.refused(code: "backgroundTaskInvalid", detail: "beginBackgroundTask returned UIBackgroundTaskInvalid.")
-                }
-            }
+            return BeginTaskRequest.command(request, bundleId: app)
         case "endBackgroundTask":
             let taskId = string(step["taskId"], "\(field).taskId", required: false)
             let name = string(step["name"], "\(field).name", required: false)
-            return { engine in
-                let task = (engine.device.app(app)?.runtime.openTasks ?? []).last { task in
-                    (taskId == nil || task.id == taskId) && (name == nil || task.name == name)
-                }
-                guard let task else {
-                    throw EmulationError.conflict(code: "noOpenTask", detail: "\(app) has no open background task to end.")
-                }
-                try engine.endBackgroundTask(app, taskId: task.id)
-            }
+            return .endBackgroundTask(bundleId: app, .latestOpen(taskId: taskId, name: name))
         case "push":
             guard case .object? = step["payload"] else {
                 fail("\(field).payload", "must be the APNs payload, an object such as {\"aps\":{\"content-available\":1}}")
@@ -109,58 +83,35 @@ extension ScenarioParser {
             let push = PushRequest(
                 apnsId: UUID().uuidString.lowercased(), payload: payload, topic: topic, pushType: headers["pushType"],
                 priority: headers["priority"], expiration: headers["expiration"], collapseId: headers["collapseId"])
-            return { engine in
-                do { _ = try engine.receivePush(push) } catch let rejection as PushRejection {
-                    throw EmulationError.conflict(code: rejection.reason, detail: rejection.detail)
-                }
-            }
+            // APNs's rejection fails the step as a conflict (``ScenarioStep/failure(of:)``).
+            return .push(push)
         case "fetchInterval":
-            guard let request = wire(FetchIntervalBody.self, body, field) else { return nil }
-            return { try $0.setFetchInterval(app, request.interval) }
+            return wire(FetchIntervalBody.self, body, field)?.command(bundleId: app)
         case "settings":
             guard case .bool(let refresh)? = step["backgroundAppRefresh"] else {
                 fail("\(field).backgroundAppRefresh", "must be a boolean")
                 return nil
             }
-            return { engine in
-                guard var settings = engine.device.app(app)?.settings else { throw EmulationError.notFound(kind: "app", id: app) }
-                settings.backgroundAppRefresh = refresh
-                try engine.setAppSettings(app, settings)
-            }
+            return .updateSettings(bundleId: app, backgroundAppRefresh: refresh)
         case "urlSession":
-            guard let request = wire(MakeURLSessionRequest.self, body, field) else { return nil }
-            return { engine in
-                _ = try engine.makeURLSession(
-                    app, identifier: request.identifier, discretionary: request.discretionary,
-                    sendsLaunchEvents: request.sessionSendsLaunchEvents)
-            }
+            return wire(MakeURLSessionRequest.self, body, field)?.command(bundleId: app)
         case "transfer":
             guard let session = string(step["session"], "\(field).session"),
                   let request = wire(EnqueueTransferRequest.self, body, field)
             else { return nil }
-            return { engine in
-                _ = try engine.enqueueTransfer(
-                    app, session: session, kind: request.kind, bytes: request.bytes,
-                    earliestBeginDate: try request.earliest(),
-                    countOfBytesClientExpectsToReceive: request.countOfBytesClientExpectsToReceive)
-            }
+            return request.command(bundleId: app, session: session)
         case "finishEvents":
             guard let session = string(step["session"], "\(field).session") else { return nil }
-            return { _ = try $0.finishURLSessionEvents(app, session: session) }
+            return .finishURLSessionEvents(bundleId: app, session: session)
         case "activity":
             guard let name = string(step["activity"], "\(field).activity") else { return nil }
             guard let activity = AppActivity(rawValue: name) else {
                 fail("\(field).activity", "must be one of \(AppActivity.allCases.map(\.rawValue).joined(separator: ", "))")
                 return nil
             }
-            guard let request = wire(SetActivityRequest.self, body, field) else { return nil }
-            return { engine in
-                _ = try engine.setActivity(
-                    app, activity, active: request.active, keepAliveInterval: request.keepAliveInterval.map(VirtualDuration.seconds))
-            }
+            return wire(SetActivityRequest.self, body, field)?.command(bundleId: app, activity)
         case "location":
-            guard let request = wire(LocationRequest.self, body, field) else { return nil }
-            return { _ = try $0.moveDevice(latitude: request.latitude, longitude: request.longitude) }
+            return wire(LocationRequest.self, body, field)?.command
         default:
             fail("\(field).action", "is not supported")
             return nil

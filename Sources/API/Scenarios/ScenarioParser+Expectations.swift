@@ -1,4 +1,5 @@
 import Emulation
+import Service
 
 /// An expectation: an `event` (with `within`, `count`, `atLeast` or `absent`) or a `state`, and its description.
 extension ScenarioParser {
@@ -55,7 +56,7 @@ extension ScenarioParser {
                 if !data.isEmpty, let json = try? ScenarioReport.encoder.encode(EventValue.object(data)) {
                     text += " with \(String(decoding: json, as: UTF8.self))"
                 }
-                if let window { text += " within [\(format(window.0)), \(format(window.1))] s" }
+                if let window { text += " within [\(Scenario.format(window.0)), \(Scenario.format(window.1))] s" }
                 description = text
             }
             return ScenarioExpectation(
@@ -73,7 +74,7 @@ extension ScenarioParser {
             let at = seconds(spec["at"], "\(field).state.at")
             guard let bundleId, let expected, let at else { return nil }
             return ScenarioExpectation(
-                index: i, description: description ?? "\(bundleId) is \(expected) at \(format(at)) s",
+                index: i, description: description ?? "\(bundleId) is \(expected) at \(Scenario.format(at)) s",
                 kind: .state(bundleId: bundleId, state: expected, at: at))
         default:
             fail(field, "give exactly one of event and state")

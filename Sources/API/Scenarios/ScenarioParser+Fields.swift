@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Service
 
 /// The field primitives of a scenario file: each reads one value and names its field in an issue when invalid.
 extension ScenarioParser {

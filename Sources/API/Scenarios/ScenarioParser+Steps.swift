@@ -1,4 +1,5 @@
 import Emulation
+import Service
 
 /// A step: its action and keys, its time (`at`, `after` or neither), `mayFail`, `note` and the app it names.
 extension ScenarioParser {

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Service
 
 /// Reads a scenario from JSON, naming every invalid field (`steps[3].action`) at once.
 ///
@@ -9,7 +10,8 @@ struct ScenarioParser {
     /// Every invalid field found so far, in the order met; the extensions append to it.
     var issues: [FieldIssue] = []
 
-    static func parse(_ bytes: [UInt8]) throws -> Scenario {
+    /// The scenario, and the body of `POST /v1/devices` its device is made from.
+    static func parse(_ bytes: [UInt8]) throws -> (device: CreateDeviceRequest, scenario: Scenario) {
         let root: EventValue
         do {
             root = try JSONDecoder().decode(EventValue.self, from: Data(bytes))
@@ -22,7 +24,7 @@ struct ScenarioParser {
         return scenario
     }
 
-    mutating func scenario(_ root: EventValue) -> Scenario? {
+    mutating func scenario(_ root: EventValue) -> (device: CreateDeviceRequest, scenario: Scenario)? {
         guard let top = object(root, "body", allowed: ["name", "description", "device", "apps", "steps", "expect", "duration"])
         else { return nil }
         let name = string(top["name"], "name") ?? ""
@@ -97,6 +99,6 @@ struct ScenarioParser {
         if end > Scenario.maximumDuration { fail("duration", "a scenario lasts at most \(Int(Scenario.maximumDuration)) s") }
 
         guard issues.isEmpty, let device else { return nil }
-        return Scenario(name: name, device: device, apps: apps, steps: steps, expectations: expectations, end: end)
+        return (device, Scenario(name: name, apps: apps, steps: steps, expectations: expectations, end: end))
     }
 }

@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 /// `?limit=` (1–500, default 50) and `?cursor=` of list routes.
 struct Pagination {

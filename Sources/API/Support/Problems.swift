@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Service
 
 /// Every problem the API answers, and the one place that turns domain and store errors into problems.
 enum Problems {

@@ -21,13 +21,9 @@ struct AdvanceRequest: Decodable {
         }
     }
 
-    /// The instant to advance to from `now`.
-    func target(from now: VirtualInstant) throws -> VirtualInstant {
-        if let seconds { return now + .seconds(seconds) }
-        guard let to, let instant = RFC3339.parse(to) else {
-            throw EmulationError.invalid([FieldIssue("to", "must be an RFC 3339 date-time")])
-        }
-        return instant
+    /// The command: by `seconds` from the device's now, or to the date-time `to` (read when applied).
+    var command: DeviceCommand {
+        .advance(seconds.map { .after(.seconds($0)) } ?? .rfc3339(to ?? ""), stopAtAppCode: stopAtAppCode)
     }
 }
 
@@ -81,18 +77,11 @@ struct SubmitTaskRequest: Decodable {
         }
     }
 
-    func request(submittedAt now: VirtualInstant) throws -> TaskRequest {
-        var earliest: VirtualInstant?
-        if let earliestBeginDate {
-            guard let instant = RFC3339.parse(earliestBeginDate) else {
-                throw EmulationError.invalid([FieldIssue("earliestBeginDate", "must be an RFC 3339 date-time")])
-            }
-            earliest = instant
-        }
-        return TaskRequest(
-            kind: kind, identifier: identifier, earliestBeginDate: earliest,
-            requiresNetworkConnectivity: requiresNetworkConnectivity, requiresExternalPower: requiresExternalPower,
-            submittedAt: now)
+    /// The submission to `bundleId`; `earliestBeginDate` is read when it is applied.
+    func command(bundleId: String) -> DeviceCommand {
+        .submitTaskRequest(bundleId: bundleId, TaskRequestDraft(
+            kind: kind, identifier: identifier, earliestBeginDate: earliestBeginDate.map(CommandTime.rfc3339),
+            requiresNetworkConnectivity: requiresNetworkConnectivity, requiresExternalPower: requiresExternalPower))
     }
 }
 

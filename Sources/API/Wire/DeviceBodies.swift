@@ -1,4 +1,5 @@
 import Emulation
+import Service
 
 /// `POST /v1/devices`.
 struct CreateDeviceRequest: Decodable {
@@ -68,27 +69,16 @@ struct ConditionsPatch: Decodable {
         userActive = try c.decodeIfPresent(Bool.self, forKey: AnyKey("userActive"))
     }
 
+    /// The change this patch asks for.
+    var change: ConditionsChange {
+        ConditionsChange(
+            batteryLevel: batteryLevel, charging: charging, lowPowerMode: lowPowerMode, network: network,
+            backgroundAppRefresh: backgroundAppRefresh, locked: locked, userActive: userActive)
+    }
+
     /// `conditions` with this patch applied, or the issues that prevent it; `prefix` names the container.
     func applied(to conditions: DeviceConditions, prefix: String = "") throws -> DeviceConditions {
-        var result = conditions
-        var issues: [FieldIssue] = []
-        if let batteryLevel {
-            if (0...100).contains(batteryLevel) { result.batteryLevel = batteryLevel } else {
-                issues.append(FieldIssue(prefix + "batteryLevel", "must be an integer from 0 to 100"))
-            }
-        }
-        if let network {
-            if let kind = NetworkKind(rawValue: network) { result.network = kind } else {
-                issues.append(FieldIssue(prefix + "network", "must be one of wifi, cellular, none"))
-            }
-        }
-        if let charging { result.charging = charging }
-        if let lowPowerMode { result.lowPowerMode = lowPowerMode }
-        if let backgroundAppRefresh { result.backgroundAppRefresh = backgroundAppRefresh }
-        if let locked { result.locked = locked }
-        if let userActive { result.userActive = userActive }
-        guard issues.isEmpty else { throw EmulationError.invalid(issues) }
-        return result
+        try change.applied(to: conditions, prefix: prefix)
     }
 }
 

@@ -23,25 +23,11 @@ struct ScheduleNotificationRequest: Decodable {
         }
     }
 
-    func notification(scheduledAt now: VirtualInstant) throws -> LocalNotification {
-        var fire: VirtualInstant
-        var interval: VirtualDuration?
-        if let fireDate {
-            guard let instant = RFC3339.parse(fireDate) else {
-                throw EmulationError.invalid([FieldIssue("fireDate", "must be an RFC 3339 date-time")])
-            }
-            fire = instant
-        } else {
-            let seconds = timeInterval ?? 0
-            guard seconds.isFinite, seconds <= 366 * 86_400 else {
-                throw EmulationError.invalid([FieldIssue("timeInterval", "must be at most a year, in seconds")])
-            }
-            interval = .seconds(seconds)
-            fire = now + .seconds(seconds)
-        }
-        return LocalNotification(
-            identifier: identifier, fireDate: fire, timeInterval: interval, repeats: repeats, title: title, body: body,
-            scheduledAt: now)
+    /// The notification `bundleId` schedules; its time is read when it is applied.
+    func command(bundleId: String) -> DeviceCommand {
+        .scheduleNotification(bundleId: bundleId, NotificationDraft(
+            identifier: identifier, fireDate: fireDate.map(CommandTime.rfc3339), timeInterval: timeInterval, repeats: repeats,
+            title: title, body: body))
     }
 }
 

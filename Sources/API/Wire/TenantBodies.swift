@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Service
 
 /// `POST /v1/admin/tenants`.
 struct CreateTenantRequest: Decodable {

@@ -44,12 +44,11 @@ struct EnqueueTransferRequest: Decodable {
         }
     }
 
-    func earliest() throws -> VirtualInstant? {
-        guard let earliestBeginDate else { return nil }
-        guard let instant = RFC3339.parse(earliestBeginDate) else {
-            throw EmulationError.invalid([FieldIssue("earliestBeginDate", "must be an RFC 3339 date-time")])
-        }
-        return instant
+    /// The transfer `bundleId` enqueues in `session`; `earliestBeginDate` is read when it is applied.
+    func command(bundleId: String, session: String) -> DeviceCommand {
+        .enqueueTransfer(bundleId: bundleId, session: session, TransferDraft(
+            kind: kind, bytes: bytes, earliestBeginDate: earliestBeginDate.map(CommandTime.rfc3339),
+            countOfBytesClientExpectsToReceive: countOfBytesClientExpectsToReceive))
     }
 }
 

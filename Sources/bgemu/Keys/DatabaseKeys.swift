@@ -1,6 +1,7 @@
 import API
 import Emulation
 import Foundation
+import Service
 import Storage
 
 /// Creates API keys in a service's database file, as the admin routes do (``KeyFactory``, ``SecretGenerator``):

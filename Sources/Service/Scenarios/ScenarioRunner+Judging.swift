@@ -35,7 +35,7 @@ extension ScenarioRunner {
                 wanted = "at least \(least)"
             }
             var message = "\(found) matching event\(found == 1 ? "" : "s"), expected \(wanted)"
-            if let window { message += " within [\(format(window.0)), \(format(window.1))] s" }
+            if let window { message += " within [\(Scenario.format(window.0)), \(Scenario.format(window.1))] s" }
             var deciding = matching
             if found == 0, !passed {
                 // Near misses: the events of that type (anywhere in time), to show why none matched.
@@ -54,7 +54,7 @@ extension ScenarioRunner {
             }
             return .init(
                 index: expectation.index, description: expectation.description, passed: passed,
-                message: passed ? "\(bundleId) is \(actual) at \(format(at)) s" : "\(bundleId) is \(actual) at \(format(at)) s, expected \(state)",
+                message: passed ? "\(bundleId) is \(actual) at \(Scenario.format(at)) s" : "\(bundleId) is \(actual) at \(Scenario.format(at)) s, expected \(state)",
                 events: shown(deciding.map { [$0] } ?? []))
         }
     }

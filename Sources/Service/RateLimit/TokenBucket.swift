@@ -1,20 +1,20 @@
 /// One client's token bucket: it holds at most `burst` tokens, gains `rate` tokens a second, and a request
 /// takes one. A value type with no clock of its own: every operation is given the time, so a test drives it
 /// without sleeping.
-struct TokenBucket: Sendable, Equatable {
+public struct TokenBucket: Sendable, Equatable {
     /// Tokens in the bucket when it was last brought up to date; fractional while it refills.
-    private(set) var tokens: Double
+    public private(set) var tokens: Double
     /// When `tokens` was true, in nanoseconds of the limiter's clock.
     private(set) var updated: UInt64
 
     /// A full bucket at `now`: a client that has not been seen starts with its whole burst.
-    init(policy: RateLimitPolicy, now: UInt64) {
+    public init(policy: RateLimitPolicy, now: UInt64) {
         tokens = Double(policy.burst)
         updated = now
     }
 
     /// Adds the tokens earned since the last update, up to the burst. A clock that went backwards adds none.
-    mutating func refill(_ policy: RateLimitPolicy, now: UInt64) {
+    public mutating func refill(_ policy: RateLimitPolicy, now: UInt64) {
         guard now > updated else { return }
         let earned = Double(now - updated) / 1e9 * policy.rate
         tokens = min(Double(policy.burst), tokens + earned)
@@ -42,7 +42,7 @@ struct TokenBucket: Sendable, Equatable {
 
     /// Takes `amount` tokens when the bucket holds them, or, for an amount larger than the whole bucket, when it
     /// is full (so that nothing waits forever); the bucket may then go below zero and refills from there.
-    mutating func take(_ amount: Double, _ policy: RateLimitPolicy, now: UInt64) -> Bool {
+    public mutating func take(_ amount: Double, _ policy: RateLimitPolicy, now: UInt64) -> Bool {
         refill(policy, now: now)
         guard tokens >= min(amount, Double(policy.burst)) else { return false }
         tokens -= amount
@@ -50,7 +50,7 @@ struct TokenBucket: Sendable, Equatable {
     }
 
     /// Seconds until `take(amount…)` would succeed (0 when it would now).
-    func secondsUntil(_ amount: Double, _ policy: RateLimitPolicy, now: UInt64) -> Double {
+    public func secondsUntil(_ amount: Double, _ policy: RateLimitPolicy, now: UInt64) -> Double {
         var copy = self
         copy.refill(policy, now: now)
         return max(0, min(amount, Double(policy.burst)) - copy.tokens) / policy.rate

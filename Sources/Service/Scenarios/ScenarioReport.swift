@@ -2,9 +2,9 @@ import Emulation
 import Foundation
 
 /// The answer of `POST /v1/scenarios/run`.
-struct ScenarioReport: Encodable, Sendable {
+public struct ScenarioReport: Encodable, Sendable {
     var scenario: String
-    var deviceId: String
+    public var deviceId: String
     var passed: Bool
     /// The virtual seconds the run lasted.
     var duration: Double
@@ -47,7 +47,7 @@ struct ScenarioReport: Encodable, Sendable {
         }
     }
 
-    static var encoder: JSONEncoder {
+    public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

@@ -1,33 +1,38 @@
 import Emulation
 import Foundation
 
-/// Runs a scenario in-process on a fresh device of the tenant: creates it through `DeviceService.create`,
-/// installs the apps, applies each step through `DeviceService.perform` after advancing the clock to the step's
+/// Runs a scenario in-process on a fresh device of a tenant: creates it through `DeviceService.create`,
+/// installs the apps, applies each step's command through `DeviceService.perform` after advancing the clock to the step's
 /// time, snapshots app states at the times `state` expectations name, advances to the end, then judges the
 /// expectations against the device's events as the event store recorded them. Everything is committed as an API
 /// client's requests would be, so the run shows in the event log and the dashboard; the device is kept.
-struct ScenarioRunner {
-    let env: APIEnvironment
+public struct ScenarioRunner {
+    let devices: DeviceService
+    /// Where the device's events are read back from, as recorded.
+    let events: any EventStore
+    /// How a step's error is reported (`code: detail`), or nil for an error that fails the whole run.
+    let describe: (any Error) -> String?
 
-    func run(_ scenario: Scenario, tenantId: String) throws -> ScenarioReport {
-        var device: Device
-        do {
-            device = try DeviceRoutes.makeDevice(scenario.device, tenantId: tenantId, env)
-            device.scenario = scenario.name
-        } catch EmulationError.invalid(let issues) {
-            throw EmulationError.invalid(issues.map { FieldIssue("device.\($0.field)", $0.message) })
-        }
+    public init(devices: DeviceService, events: any EventStore, describe: @escaping (any Error) -> String?) {
+        self.devices = devices
+        self.events = events
+        self.describe = describe
+    }
+
+    /// Runs `scenario` on `device`, a new device of its tenant (not yet stored).
+    public func run(_ scenario: Scenario, on newDevice: Device) throws -> ScenarioReport {
+        var device = newDevice
+        let tenantId = device.tenantId
+        device.scenario = scenario.name
         guard device.clock.anchor + .seconds(scenario.end) <= .latest else {
             throw EmulationError.invalid([FieldIssue(
                 "device.clock.start", "the scenario would run the clock past \(RFC3339.format(.latest)), where it stops")])
         }
         device.clock.mode = .manual
-        let created = try env.devices.create(device) { engine in
+        let created = try devices.create(device) { engine in
             engine.created()
             for (installation, behavior) in scenario.apps {
-                var app = try installation.validated(installedAt: engine.now)
-                app.behavior = behavior
-                try engine.install(app)
+                try engine.apply(.install(installation, behavior: behavior, maximumApps: nil))
             }
         }
         let deviceId = created.id
@@ -37,9 +42,7 @@ struct ScenarioRunner {
         func advance(to seconds: Double) throws {
             while clock < seconds {
                 let next = min(seconds, clock + DeviceEngine.maximumAdvance.seconds)
-                try env.devices.perform(deviceId, tenantId: tenantId) { engine in
-                    try engine.advance(to: start + .seconds(next))
-                }
+                try devices.perform(.advance(.at(start + .seconds(next)), stopAtAppCode: false), on: deviceId, tenantId: tenantId)
                 clock = next
             }
         }
@@ -55,7 +58,7 @@ struct ScenarioRunner {
             while nextCheckpoint < checkpoints.count, time.map({ checkpoints[nextCheckpoint].time < $0 }) ?? true {
                 let checkpoint = checkpoints[nextCheckpoint]
                 try advance(to: checkpoint.time)
-                let now = try env.devices.device(deviceId, tenantId: tenantId)
+                let now = try devices.device(deviceId, tenantId: tenantId)
                 observed[checkpoint.index] = now.app(checkpoint.bundleId)?.state.rawValue ?? "notInstalled"
                 nextCheckpoint += 1
             }
@@ -67,12 +70,15 @@ struct ScenarioRunner {
             try advance(to: step.time)
             var failure: String?
             do {
-                try env.devices.perform(deviceId, tenantId: tenantId, step.command)
+                let (_, outcome) = try devices.perform(step.command, on: deviceId, tenantId: tenantId)
+                if let error = ScenarioStep.failure(of: outcome) { throw error }
             } catch {
-                guard let problem = Problems.problem(for: error), problem.status.code < 500 else { throw error }
-                failure = "\(problem.code ?? "error"): \(problem.detail ?? problem.title)"
+                // APNs's rejection of a push is a conflict of the step, as a refusal of the engine is.
+                let error = (error as? PushRejection).map { EmulationError.conflict(code: $0.reason, detail: $0.detail) } ?? error
+                guard let text = describe(error) else { throw error }
+                failure = text
             }
-            if step.action == "advance" { clock = (try env.devices.device(deviceId, tenantId: tenantId).clock.anchor - start).seconds }
+            if step.action == "advance" { clock = (try devices.device(deviceId, tenantId: tenantId).clock.anchor - start).seconds }
             stepReports.append(.init(
                 index: step.index, action: step.action, bundleId: step.bundleId, at: step.time, ok: failure == nil || step.mayFail,
                 error: failure))
@@ -92,7 +98,7 @@ struct ScenarioRunner {
     private func recordedEvents(deviceId: String, tenantId: String) throws -> [RecordedEvent] {
         var all: [RecordedEvent] = []
         while true {
-            let page = try env.events.store.events(
+            let page = try events.events(
                 tenantId: tenantId, filter: EventFilter(deviceId: deviceId), afterId: all.last?.id ?? 0, limit: 1_000)
             all += page
             if page.count < 1_000 { return all }

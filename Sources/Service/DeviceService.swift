@@ -50,10 +50,10 @@ public final class DeviceService: Sendable {
         realtimeChanged.withLock { $0 = observer }
     }
 
-    var wallMilliseconds: Int64 { Int64((wallClock().timeIntervalSince1970 * 1000).rounded()) }
+    public var wallMilliseconds: Int64 { Int64((wallClock().timeIntervalSince1970 * 1000).rounded()) }
 
     /// The tenant's device, or a `notFound` error (also for another tenant's device: no existence leak).
-    func device(_ id: String, tenantId: String) throws -> Device {
+    public func device(_ id: String, tenantId: String) throws -> Device {
         if let cached = cache.device(id) {
             guard cached.tenantId == tenantId else { throw EmulationError.notFound(kind: "device", id: id) }
             return cached
@@ -74,7 +74,7 @@ public final class DeviceService: Sendable {
     }
 
     /// Whether the tenant has the device.
-    func exists(_ id: String, tenantId: String) throws -> Bool {
+    public func exists(_ id: String, tenantId: String) throws -> Bool {
         do {
             _ = try device(id, tenantId: tenantId)
             return true
@@ -126,7 +126,7 @@ public final class DeviceService: Sendable {
     }
 
     /// Stores a new device with its first events.
-    func create(_ device: Device, _ setUp: (inout DeviceEngine) throws -> Void) throws -> Device {
+    public func create(_ device: Device, _ setUp: (inout DeviceEngine) throws -> Void) throws -> Device {
         let (created, recorded) = try gate.beside {
             try reserveDevice(tenantId: device.tenantId)
             do {
@@ -145,11 +145,11 @@ public final class DeviceService: Sendable {
         return created
     }
 
-    func list(tenantId: String, cursor: String?, limit: Int) throws -> Page<Device> {
+    public func list(tenantId: String, cursor: String?, limit: Int) throws -> Page<Device> {
         try store.devices(tenantId: tenantId, after: cursor, limit: limit)
     }
 
-    func delete(_ id: String, tenantId: String) throws {
+    public func delete(_ id: String, tenantId: String) throws {
         let deleted = try gate.beside {
             try deviceLocks.withLock(id) {
                 try loadDeviceCount(tenantId: tenantId)  // so that the deletion is counted
@@ -188,14 +188,14 @@ public final class DeviceService: Sendable {
 
     /// Runs `body` alone, so that no other command interleaves: an idempotent request runs its handler and stores
     /// its answer in one transaction inside this. Lock order: the gate, then a device's lock, then the database's.
-    func exclusively<T>(_ body: () throws -> T) rethrows -> T {
+    public func exclusively<T>(_ body: () throws -> T) rethrows -> T {
         try gate.alone(body)
     }
 
     /// Forgets every cached device: after an enclosing transaction rolled back what commands had cached. Call it
     /// only inside ``exclusively(_:)``: it forgets the device counts too, which a creation under way elsewhere (its
     /// place reserved, not yet committed) would then miss.
-    func forgetCachedDevices() {
+    public func forgetCachedDevices() {
         cache.forgetAll()
         deviceCounts.withLock { $0.removeAll() }
     }

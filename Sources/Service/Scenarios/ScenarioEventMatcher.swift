@@ -1,10 +1,16 @@
 import Emulation
 
 /// Which events an expectation looks for: the type, the app, and a subset of `data`.
-struct ScenarioEventMatcher: Sendable {
-    var type: String
-    var bundleId: String?
-    var data: [String: EventValue]
+public struct ScenarioEventMatcher: Sendable {
+    public var type: String
+    public var bundleId: String?
+    public var data: [String: EventValue]
+
+    public init(type: String, bundleId: String?, data: [String: EventValue]) {
+        self.type = type
+        self.bundleId = bundleId
+        self.data = data
+    }
 
     func matches(_ event: EmulationEvent) -> Bool {
         guard event.type.rawValue == type else { return false }
