@@ -1456,6 +1456,7 @@ def start_bgemu_retention_on(ctx: Context, first: Server, database: str) -> Serv
 NOISY_B_RATE = 50  # B's requests a second: half GET /v1/devices/{id}, half POST …/clock/advance
 NOISY_FLOOD_CONNECTIONS = 64  # A's writers (wrk)
 NOISY_STREAM_ATTEMPTS = 1025  # A opens streams until refused: the default --max-streams-per-tenant is 1024
+NOISY_A_RATE = 1000  # A's sustained rate: the release default of --rate-limit
 NOISY_TARGET_RATIO = 2.0  # the target: B's p99 under the flood at most 2 x its p99 quiet
 
 # wrk script for A: POST /v1/devices and POST …/clock/advance on A's own devices, in turn; it counts the answers
@@ -1661,9 +1662,15 @@ def bench_noisy_neighbour(ctx: Context, server: Server) -> list[Result]:
     print(f"  A: {a_total:,} requests in {flood_seconds} s ({flood.get('requests_per_second') or 0:,.0f}/s), "
           f"{a_refused:,} answered 429 ({share}), {a_ok:,} 2xx, {a_other:,} other; {streams} streams held; "
           f"server CPU {server_cpu:.2f} cores" if server_cpu is not None else "", flush=True)
+    a_latency = flood.get("percentiles_ms") or {}
+    if a_latency:
+        # Past its rate, A's requests wait for their tokens (--rate-limit-delay) instead of being refused.
+        print(f"  A's own latency p50 {a_latency.get(50, 0):.1f} ms, p99 {a_latency.get(99, 0):.1f} ms "
+              f"(paced to its rate of {NOISY_A_RATE:,}/s past its burst)", flush=True)
 
     extra = {"A requests": a_total, "A answered 429": a_refused, "A 2xx": a_ok, "A other": a_other,
-             "A streams held": streams, "A's next stream answered": stream_refusal, "target p99 ratio": NOISY_TARGET_RATIO,
+             "A streams held": streams, "A's next stream answered": stream_refusal,
+             "A p50 ms": a_latency.get(50), "A p99 ms": a_latency.get(99), "target p99 ratio": NOISY_TARGET_RATIO,
              "p99 ratio": round(ratio, 2) if ratio is not None else None, "target met": met}
     return [
         Result("noisy-neighbour", "B quiet", 1, len(quiet_all) / seconds, p(quiet_all, 99), p(quiet_all, 50),
