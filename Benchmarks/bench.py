@@ -1663,9 +1663,9 @@ def bench_noisy_neighbour(ctx: Context, server: Server) -> list[Result]:
           f"{a_refused:,} answered 429 ({share}), {a_ok:,} 2xx, {a_other:,} other; {streams} streams held; "
           f"server CPU {server_cpu:.2f} cores" if server_cpu is not None else "", flush=True)
     a_latency = flood.get("percentiles_ms") or {}
-    if a_latency:
+    if 50 in a_latency and 99 in a_latency:
         # Past its rate, A's requests wait for their tokens (--rate-limit-delay) instead of being refused.
-        print(f"  A's own latency p50 {a_latency.get(50, 0):.1f} ms, p99 {a_latency.get(99, 0):.1f} ms "
+        print(f"  A's own latency p50 {a_latency[50]:.1f} ms, p99 {a_latency[99]:.1f} ms "
               f"(paced to its rate of {NOISY_A_RATE:,}/s past its burst)", flush=True)
 
     extra = {"A requests": a_total, "A answered 429": a_refused, "A 2xx": a_ok, "A other": a_other,
