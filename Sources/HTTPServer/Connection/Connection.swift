@@ -66,6 +66,14 @@ final class Connection {
         self.client = Int(truncatingIfNeeded: key)
     }
 
+    /// Whether a streaming connection waits on nothing from its client: its stream is open and no bytes wait for
+    /// the socket. Such a stream runs without a deadline; otherwise the idle timeout runs, and one whose client takes
+    /// nothing for it is closed.
+    var isStreamAtRest: Bool {
+        guard case .streaming(let writer) = phase else { return false }
+        return writer.isOpen && !hasPendingOutput
+    }
+
     /// Whether bytes wait to be sent.
     var hasPendingOutput: Bool { outputOffset < output.count }
 

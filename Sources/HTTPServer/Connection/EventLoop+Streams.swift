@@ -45,7 +45,7 @@ extension EventLoop {
         }
         guard connections[Int(connection.fd)] === connection else { return }
         if case .streaming = connection.phase {
-            if writer.isOpen, !connection.hasPendingOutput {
+            if connection.isStreamAtRest {
                 connection.deadline = .max
             } else if connection.deadline == .max {
                 // Bytes wait for the socket (or an ended stream's last ones): the client has the idle timeout to

@@ -32,11 +32,11 @@ extension EventLoop {
             connection.phase = .closing
             flush(connection, &out)
             returnOutBuffer(&out)
-        case .streaming(let writer):
+        case .streaming:
             // A stream runs without a deadline while the client takes what it is sent. One whose client took
             // nothing for the idle timeout while bytes waited (it stopped reading), or that ended and whose last
             // bytes were not taken, is closed.
-            if writer.isOpen, !connection.hasPendingOutput {
+            if connection.isStreamAtRest {
                 connection.deadline = .max
             } else {
                 close(connection)
@@ -83,9 +83,9 @@ extension EventLoop {
                 }
                 connection.deadline = min(now + settings.idleTimeout, connection.requestDeadline, connection.rateCheckAt)
             }
-        case .streaming(let writer):
+        case .streaming:
             // The idle timeout runs while bytes wait for the socket (re-armed by each send that makes progress).
-            connection.deadline = writer.isOpen && !connection.hasPendingOutput ? .max : now + settings.idleTimeout
+            connection.deadline = connection.isStreamAtRest ? .max : now + settings.idleTimeout
         case .closing:
             connection.deadline = now + settings.idleTimeout
         case .lingering:
