@@ -84,8 +84,8 @@ public final class RateLimiter: Sendable {
     public func wouldRefuse(_ client: String) -> Bool {
         let now = clock()
         return table.withLock { table in
-            guard var entry = table[client], !entry.bucket.allows(policy, now: now),
-                  entry.bucket.secondsUntil(1, policy, now: now) > delaySeconds
+            // No token now, and none within the delay a request may be paced by.
+            guard var entry = table[client], entry.bucket.secondsUntil(1, policy, now: now) > delaySeconds
             else { return false }
             entry.lastRefusal = now
             table[client] = entry

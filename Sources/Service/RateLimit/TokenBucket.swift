@@ -22,20 +22,15 @@ public struct TokenBucket: Sendable, Equatable {
     }
 
     /// Whether a request may go now; when it may, its token is taken.
-    mutating func take(_ policy: RateLimitPolicy, now: UInt64) -> Bool {
-        refill(policy, now: now)
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
-    }
+    mutating func take(_ policy: RateLimitPolicy, now: UInt64) -> Bool { take(1, policy, now: now) }
 
     /// Reserves the next token when it comes within `seconds`: the bucket goes below one (below zero for a second
     /// reservation, and so on) and refills from there. Answers the seconds until the reserved token, or nil, taking
     /// nothing, when it comes later.
     mutating func reserve(_ policy: RateLimitPolicy, now: UInt64, within seconds: Double) -> Double? {
-        refill(policy, now: now)
-        let wait = max(0, 1 - tokens) / policy.rate
+        let wait = secondsUntil(1, policy, now: now)
         guard wait <= seconds else { return nil }
+        refill(policy, now: now)
         tokens -= 1
         return wait
     }
@@ -54,13 +49,6 @@ public struct TokenBucket: Sendable, Equatable {
         var copy = self
         copy.refill(policy, now: now)
         return max(0, min(amount, Double(policy.burst)) - copy.tokens) / policy.rate
-    }
-
-    /// Whether a request could go now, without taking anything.
-    func allows(_ policy: RateLimitPolicy, now: UInt64) -> Bool {
-        var copy = self
-        copy.refill(policy, now: now)
-        return copy.tokens >= 1
     }
 
     /// Whole tokens left: what the `RateLimit` field calls the available quota.
