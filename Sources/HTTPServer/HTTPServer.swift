@@ -67,7 +67,7 @@ public final class HTTPServer: Sendable {
             for loop in loops {
                 running.enter()
                 do throws(HTTPServerError) {
-                    try LoopThread.spawn { [running] in
+                    try LoopThread.spawn(name: "http-loop-\(loop.index)") { [running] in
                         loop.run { running.leave() }
                     }
                 } catch {

@@ -8,4 +8,7 @@
 
 // accept4(2) is declared by <sys/socket.h> only under _GNU_SOURCE, which the Glibc module is built without.
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
+// Names the calling thread (prctl PR_SET_NAME: at most 15 bytes are kept), for top -H, ps -L and profilers.
+void csystem_name_thread(const char *name);
 #endif

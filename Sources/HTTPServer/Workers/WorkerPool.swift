@@ -24,8 +24,8 @@ final class WorkerPool: Sendable {
 
     /// Starts the threads.
     func start() throws(HTTPServerError) {
-        for _ in 0..<threadCount {
-            try LoopThread.spawn { [self] in run() }
+        for index in 0..<threadCount {
+            try LoopThread.spawn(name: "http-worker-\(index)") { [self] in run() }
         }
     }
 
