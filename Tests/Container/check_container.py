@@ -1,0 +1,705 @@
+#!/usr/bin/env python3
+"""The service image checked without a Docker engine, from the Dockerfile itself.
+
+It reads the `Dockerfile` (nothing of it is repeated here), then:
+- builds the runtime stage's root file system: `debootstrap --variant=minbase SUITE` (the suite of the runtime
+  stage's `FROM debian:SUITE[-slim]`), the image's Debian sources, then every `RUN` of the runtime stage replayed
+  as written in a `chroot` (its `apt-get install` list, `useradd`, `mkdir`, `chown`), cached in `.build-container/`
+  under a key of the suite, the mirror and those instructions, so that a change of the Dockerfile rebuilds it;
+- builds the binary with the build stage's own `swift build …` command and takes the file its `install -D` names;
+- lays the `COPY` lines (the build stage's binary, `Public/`, `openapi.yaml`) where they put them, on an overlay
+  over the cached root (a fresh upper layer each run, as a container gets one);
+- runs `ENTRYPOINT` + `CMD` in a `chroot` as the `USER` (its uid from the root's passwd, as `useradd` made it),
+  in the `WORKDIR`, with exactly the image's environment (`ENV`, the base image's `PATH`, `HOME`, `HOSTNAME`) plus
+  `BGEMU_API_KEY`, as a CI service block sets it; the process and the checks run in a network namespace of their own
+  (loopback only), so the image's port does not meet anything on the host's.
+
+Checks, each printed: the `HEALTHCHECK` command, run as written inside the root, passes; the `EXPOSE`d port
+answers; `/` and `/openapi.yaml` serve the repository's files; an authenticated device create works (and none
+without the key); the database lands under the `VOLUME`; it survives a restart; `ldd` inside the root finds every
+library; the process is not root; the stop signal makes it exit 0 promptly. Exits 1 on any failed check, 2 when the
+check could not be set up. Root is needed (chroot, mounts, namespaces); when run as another user it builds the binary
+as that user and runs the rest with sudo.
+
+Usage: python3 Tests/Container/check_container.py [--mirror URL] [--cache DIR] [--skip-build]
+"""
+
+import argparse
+import ctypes
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# Bumped when what the cached root holds changes for reasons the Dockerfile does not show.
+CACHE_FORMAT = "1"
+# The PATH of the official Debian images (their only ENV), which the runtime stage inherits.
+DEBIAN_IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+API_KEY = "container-check-key-0123456789abcdef"
+CLONE_NEWNS = 0x00020000
+CLONE_NEWNET = 0x40000000
+
+
+class SetupError(Exception):
+    """The check could not be set up (a Dockerfile it cannot read, a failed build): exit 2."""
+
+
+def say(message):
+    print(f"container: {message}", flush=True)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The Dockerfile
+
+
+def instructions(text):
+    """(line number, KEYWORD, arguments) of each instruction: comment lines dropped (also inside a continuation, as
+    Docker drops them), continuation lines joined."""
+    result, current, start = [], "", None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if start is None:
+            start = number
+        if line.endswith("\\"):
+            current += line[:-1].rstrip() + " "
+            continue
+        current += line
+        keyword, _, arguments = current.partition(" ")
+        result.append((start, keyword.upper(), arguments.strip()))
+        current, start = "", None
+    if current:
+        raise SetupError(f"Dockerfile line {start}: a continuation that never ends")
+    return result
+
+
+def json_or_words(arguments):
+    """An instruction's JSON array form, else its words."""
+    if arguments.startswith("["):
+        return json.loads(arguments)
+    return shlex.split(arguments)
+
+
+def exec_form(arguments):
+    """ENTRYPOINT/CMD/HEALTHCHECK CMD arguments as argv: the JSON form as is, the shell form under /bin/sh -c."""
+    if arguments.startswith("["):
+        return json.loads(arguments)
+    return ["/bin/sh", "-c", arguments]
+
+
+def key_values(arguments):
+    """ENV's `K=V K2=V2` (or the old `K V`) form, with shell quoting."""
+    words = shlex.split(arguments)
+    if words and "=" not in words[0]:
+        return {words[0]: arguments.split(None, 1)[1] if len(words) > 1 else ""}
+    return dict(word.split("=", 1) for word in words)
+
+
+def shell_commands(run):
+    """The `&&`-joined commands of a RUN line, each as words."""
+    return [shlex.split(part) for part in re.split(r"\s&&\s", run) if part.strip()]
+
+
+def duration(text):
+    """A Dockerfile duration (10s, 1m30s, 500ms) in seconds."""
+    units = {"h": 3600, "m": 60, "s": 1, "ms": 0.001, "us": 1e-6, "ns": 1e-9}
+    parts = re.findall(r"([0-9.]+)(ms|us|ns|h|m|s)", text)
+    if not parts or "".join(a + b for a, b in parts) != text:
+        raise SetupError(f"a duration the check cannot read: {text!r}")
+    return sum(float(a) * units[b] for a, b in parts)
+
+
+def split_stages(parsed):
+    stages = []
+    for number, keyword, arguments in parsed:
+        if keyword == "FROM":
+            words = [w for w in arguments.split() if not w.startswith("--")]
+            name = words[2] if len(words) == 3 and words[1].lower() == "as" else None
+            stages.append({"line": number, "image": words[0], "name": name, "body": []})
+        elif not stages:
+            if keyword != "ARG":
+                raise SetupError(f"Dockerfile line {number}: {keyword} before any FROM")
+        else:
+            stages[-1]["body"].append((number, keyword, arguments))
+    if len(stages) < 2:
+        raise SetupError("the Dockerfile has no separate build and runtime stages")
+    return stages
+
+
+def read_dockerfile(path):
+    """Everything the check needs from the Dockerfile, parsed."""
+    with open(path, encoding="utf-8") as file:
+        stages = split_stages(instructions(file.read()))
+    runtime = stages[-1]
+    image = runtime["image"]
+    match = re.fullmatch(r"(?:docker\.io/)?(?:library/)?debian:([a-z]+)(?:-[0-9]+)?(?:-slim)?", image)
+    if not match:
+        raise SetupError(f"runtime stage FROM {image}: the check builds Debian roots only (debian:SUITE[-slim])")
+    spec = {
+        "image": image, "suite": match.group(1), "layer": [], "packages": [], "users": {}, "directories": [],
+        "chowns": [], "copies": [], "env": {}, "user": None, "workdir": "/", "volumes": [], "expose": [],
+        "healthcheck": None, "entrypoint": [], "cmd": [], "stopsignal": "SIGTERM", "build": None,
+    }
+    workdir, env, copied = "/", {}, False
+    for number, keyword, arguments in runtime["body"]:
+        where = f"Dockerfile line {number}"
+        if keyword == "RUN":
+            if copied:
+                raise SetupError(f"{where}: a RUN after a COPY; the check caches the RUN layer, so it wants them first")
+            spec["layer"].append(("RUN", workdir, dict(env), arguments))
+            for words in shell_commands(arguments):
+                read_run_command(words, spec, where)
+        elif keyword == "WORKDIR":
+            workdir = os.path.normpath(os.path.join(workdir, arguments))
+            if copied:
+                spec["copies"].append({"workdir": workdir})
+            else:
+                spec["layer"].append(("WORKDIR", workdir, None, None))
+        elif keyword == "ENV":
+            env.update(key_values(arguments))
+        elif keyword == "COPY":
+            copied = True
+            spec["copies"].append(read_copy(arguments, workdir, stages, spec, where))
+        elif keyword == "USER":
+            spec["user"] = arguments
+        elif keyword == "VOLUME":
+            spec["volumes"] += json_or_words(arguments)
+        elif keyword == "EXPOSE":
+            spec["expose"] += [int(port.split("/")[0]) for port in arguments.split()]
+        elif keyword == "HEALTHCHECK":
+            spec["healthcheck"] = read_healthcheck(arguments, where)
+        elif keyword == "ENTRYPOINT":
+            spec["entrypoint"] = exec_form(arguments)
+        elif keyword == "CMD":
+            spec["cmd"] = exec_form(arguments) if not spec["entrypoint"] or arguments.startswith("[") \
+                else shlex.split(arguments)
+        elif keyword == "STOPSIGNAL":
+            spec["stopsignal"] = arguments if arguments.startswith("SIG") else f"SIG{arguments}"
+        elif keyword != "LABEL":
+            raise SetupError(f"{where}: {keyword} in the runtime stage is not something the check knows how to replay")
+    spec["env"], spec["workdir"] = env, workdir
+    for name in ("user", "healthcheck"):
+        if not spec[name]:
+            raise SetupError(f"the runtime stage has no {name.upper()}")
+    if not spec["entrypoint"] + spec["cmd"]:
+        raise SetupError("the runtime stage has neither ENTRYPOINT nor CMD")
+    if spec["build"] is None:
+        raise SetupError("no COPY --from names the build stage's binary")
+    return spec
+
+
+def read_run_command(words, spec, where):
+    """What one command of a runtime RUN tells the check (the command itself is replayed as written)."""
+    if words[:2] == ["apt-get", "install"]:
+        spec["packages"] += [w for w in words[2:] if not w.startswith("-")]
+    elif words[:1] == ["useradd"]:
+        options, name, i = {}, None, 1
+        valued = {"-u": "uid", "--uid": "uid", "-d": "home", "--home-dir": "home", "-s": "shell", "--shell": "shell",
+                  "-g": "gid", "--gid": "gid", "-c": "comment", "--comment": "comment", "-G": "groups",
+                  "--groups": "groups"}
+        while i < len(words):
+            if words[i] in valued:
+                options[valued[words[i]]] = words[i + 1]
+                i += 2
+                continue
+            if not words[i].startswith("-"):
+                name = words[i]
+            i += 1
+        if name is None or "uid" not in options:
+            raise SetupError(f"{where}: a useradd without a name or a --uid")
+        spec["users"][name] = options
+    elif words[:1] == ["mkdir"]:
+        spec["directories"] += [w for w in words[1:] if not w.startswith("-")]
+    elif words[:1] == ["chown"]:
+        arguments = [w for w in words[1:] if not w.startswith("-")]
+        spec["chowns"] += [(arguments[0], path) for path in arguments[1:]]
+
+
+def read_copy(arguments, workdir, stages, spec, where):
+    words = json_or_words(arguments)
+    flags = {w.split("=", 1)[0]: w.split("=", 1)[1] for w in words if w.startswith("--")}
+    paths = [w for w in words if not w.startswith("--")]
+    unknown = set(flags) - {"--from", "--chown"}
+    if unknown or len(paths) != 2:
+        raise SetupError(f"{where}: COPY {arguments}: the check copies one source to one destination, "
+                         "with --from or --chown only")
+    source, destination = paths
+    destination = os.path.normpath(os.path.join(workdir, destination)) + ("/" if destination.endswith("/") else "")
+    if "--from" in flags:
+        stage = next((s for s in stages if s["name"] == flags["--from"]), None)
+        if stage is None:
+            raise SetupError(f"{where}: COPY --from={flags['--from']} names no stage")
+        spec["build"] = read_build_stage(stage, source)
+        return {"from": stage["name"], "source": source, "destination": destination, "chown": flags.get("--chown")}
+    return {"from": None, "source": source, "destination": destination, "chown": flags.get("--chown")}
+
+
+def read_build_stage(stage, artifact):
+    """The build stage's `swift build …` command and the `install -D SOURCE ARTIFACT` that puts its binary where the
+    runtime stage's COPY --from takes it. The stage's other RUN lines set up the Swift image; the host's toolchain
+    and the libraries .ci/run installs stand in for them."""
+    for number, keyword, arguments in stage["body"]:
+        if keyword != "RUN" or "swift build" not in arguments:
+            continue
+        build, source = None, None
+        for part in re.split(r"\s&&\s", arguments):
+            words = part.split()
+            if words[:2] == ["swift", "build"]:
+                build = part.strip()
+            elif words[:2] == ["install", "-D"] and words[-1] == artifact:
+                source = part.strip()[len("install -D"):].strip()[: -len(artifact)].strip()
+            else:
+                raise SetupError(f"Dockerfile line {number}: `{part.strip()}` in the build command is not one the "
+                                 "check knows")
+        if build and source:
+            return {"command": build, "source": source, "image": stage["image"]}
+    raise SetupError(f"the build stage has no RUN with `swift build` and `install -D … {artifact}`")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Building
+
+
+def run(argv, timeout, **options):
+    """A command that must succeed within its time; its output is shown only when it fails."""
+    try:
+        done = subprocess.run(argv, timeout=timeout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              errors="replace", **options)
+    except subprocess.TimeoutExpired:
+        raise SetupError(f"`{shlex.join(argv)}` ran longer than {timeout} s")
+    if done.returncode != 0:
+        print(done.stdout[-6000:], file=sys.stderr)
+        raise SetupError(f"`{shlex.join(argv)}` exited {done.returncode}")
+    return done.stdout
+
+
+def build_binary(spec):
+    """The build stage's own command, in the repository (the build stage's /src); the path of the binary its
+    `install -D` takes."""
+    build = spec["build"]
+    say(f"build: {build['command']}   (the build stage's command; host toolchain in place of {build['image']})")
+    started = time.monotonic()
+    run(shlex.split(build["command"]), timeout=1800, cwd=REPO)
+    binary = run(["/bin/sh", "-c", f"printf %s {build['source']}"], timeout=120, cwd=REPO)
+    if not os.path.isfile(binary):
+        raise SetupError(f"the build stage's install source {build['source']} is {binary!r}, no file")
+    say(f"build: {os.path.relpath(binary, REPO)} in {time.monotonic() - started:.0f} s")
+    return binary
+
+
+def cache_key(spec, mirror):
+    layer = json.dumps([CACHE_FORMAT, spec["suite"], mirror, spec["layer"]], sort_keys=True)
+    return hashlib.sha256(layer.encode()).hexdigest()[:16]
+
+
+def debian_sources(suite, mirror):
+    """The apt sources of the official Debian image of the suite (deb822), over the chosen mirror."""
+    security = mirror.rstrip("/") + "-security" if mirror.rstrip("/").endswith("/debian") else mirror
+    return (f"Types: deb\nURIs: {mirror}\nSuites: {suite} {suite}-updates\nComponents: main\n"
+            "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n\n"
+            f"Types: deb\nURIs: {security}\nSuites: {suite}-security\nComponents: main\n"
+            "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n")
+
+
+def root_filesystem(spec, cache, mirror):
+    """The cached root of the runtime stage's FROM + RUN layer; built when its key is new."""
+    key = cache_key(spec, mirror)
+    root = os.path.join(cache, f"rootfs-{spec['suite']}-{key}")
+    if os.path.isfile(os.path.join(root, ".bgemu-container-complete")):
+        say(f"root: {os.path.relpath(root, REPO)} (cached; key of {spec['suite']}, the mirror and the RUN layer)")
+        return root
+    if not shutil.which("debootstrap"):
+        raise SetupError("debootstrap is not installed (apt-get install debootstrap)")
+    os.makedirs(cache, exist_ok=True)
+    for old in os.listdir(cache):
+        if old.startswith("rootfs-"):
+            shutil.rmtree(os.path.join(cache, old))
+    partial = root + ".partial"
+    started = time.monotonic()
+    say(f"root: debootstrap --variant=minbase {spec['suite']} ({mirror}) …")
+    run(["debootstrap", "--variant=minbase", spec["suite"], partial, mirror], timeout=1200)
+    with open(os.path.join(partial, "etc/apt/sources.list.d/debian.sources"), "w") as file:
+        file.write(debian_sources(spec["suite"], mirror))
+    if os.path.exists(os.path.join(partial, "etc/apt/sources.list")):
+        os.remove(os.path.join(partial, "etc/apt/sources.list"))
+    shutil.copyfile("/etc/resolv.conf", os.path.join(partial, "etc/resolv.conf"))
+    say(f"root: debootstrap done in {time.monotonic() - started:.0f} s; the runtime stage's RUN lines in a chroot …")
+    mount(["-t", "proc", "proc", os.path.join(partial, "proc")])
+    try:
+        for kind, workdir, env, arguments in spec["layer"]:
+            os.makedirs(partial + workdir, exist_ok=True)
+            if kind == "RUN":
+                environment = {"PATH": DEBIAN_IMAGE_PATH, "HOME": "/root", "DEBIAN_FRONTEND": "noninteractive", **env}
+                run(["chroot", partial, "/bin/sh", "-c", f"cd {shlex.quote(workdir)} && {arguments}"],
+                    timeout=1200, env=environment)
+    finally:
+        run(["umount", os.path.join(partial, "proc")], timeout=60)
+    open(os.path.join(partial, ".bgemu-container-complete"), "w").close()
+    os.rename(partial, root)
+    say(f"root: built in {time.monotonic() - started:.0f} s")
+    return root
+
+
+def verify_layer(spec, root):
+    """The RUN layer did what the Dockerfile's lines say: every package installed, the user with its uid, the
+    folders, their owners."""
+    missing = []
+    for package in spec["packages"]:
+        status = subprocess.run(["chroot", root, "dpkg-query", "-W", "-f=${Status}", package], capture_output=True,
+                                text=True, timeout=60).stdout
+        if status != "install ok installed":
+            missing.append(package)
+    if missing:
+        raise SetupError(f"packages of the apt-get install line not installed in the root: {missing}")
+    passwd = passwd_entries(root)
+    for name, options in spec["users"].items():
+        if name not in passwd or passwd[name]["uid"] != int(options["uid"]):
+            raise SetupError(f"the root's passwd has no {name} with uid {options['uid']}")
+    for directory in spec["directories"]:
+        if not os.path.isdir(root + directory):
+            raise SetupError(f"the folder {directory} of the mkdir line is not in the root")
+    for owner, path in spec["chowns"]:
+        name = owner.split(":")[0]
+        if os.stat(root + path).st_uid != passwd[name]["uid"]:
+            raise SetupError(f"{path} is not owned by {name} as the chown line says")
+
+
+def passwd_entries(root):
+    entries = {}
+    with open(os.path.join(root, "etc/passwd")) as file:
+        for line in file:
+            name, _, uid, gid, _, home, shell = line.rstrip("\n").split(":")
+            entries[name] = {"uid": int(uid), "gid": int(gid), "home": home, "shell": shell}
+    return entries
+
+
+def lay_copies(spec, merged, binary):
+    """The COPY lines on the run's overlay, owned by root unless --chown says otherwise, as Docker copies."""
+    for copy in spec["copies"]:
+        if "workdir" in copy:
+            os.makedirs(merged + copy["workdir"], exist_ok=True)  # a WORKDIR after the first COPY
+            continue
+        source = binary if copy["from"] else os.path.join(REPO, copy["source"])
+        destination = merged + copy["destination"]
+        if destination.endswith("/"):
+            destination = os.path.join(destination, os.path.basename(source))
+        if os.path.lexists(destination):
+            shutil.rmtree(destination) if os.path.isdir(destination) else os.remove(destination)
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        if os.path.isdir(source):
+            shutil.copytree(source, destination, symlinks=True)
+        else:
+            shutil.copy2(source, destination)
+        owner = copy["chown"] or "0:0"
+        run(["chroot", merged, "chown", "-R", owner, destination[len(merged):]], timeout=60)
+        say(f"copy: {copy['source']}{' (build stage)' if copy['from'] else ''} -> {copy['destination']}")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Namespaces and mounts
+
+
+def unshare(flags):
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(flags) != 0:
+        raise SetupError(f"unshare({flags:#x}): {os.strerror(ctypes.get_errno())}")
+
+
+def mount(arguments):
+    run(["mount", *arguments], timeout=60)
+
+
+def enter_namespaces_for_mounts():
+    """A mount namespace of this process's own, private: every mount below ends with it, even on a crash."""
+    unshare(CLONE_NEWNS)
+    mount(["--make-rprivate", "/"])
+
+
+def enter_network_namespace():
+    """A network namespace with loopback only, for the service and the checks alike."""
+    unshare(CLONE_NEWNET)
+    run(["ip", "link", "set", "lo", "up"], timeout=30)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The container
+
+
+class Container:
+    """The service in the root, as the image's user, in its WORKDIR, with its environment."""
+
+    def __init__(self, spec, merged, run_dir):
+        self.spec, self.merged, self.run_dir = spec, merged, run_dir
+        passwd = passwd_entries(merged)
+        user = spec["user"].split(":")[0]
+        entry = passwd.get(user) or next((e for e in passwd.values() if str(e["uid"]) == user), None)
+        if entry is None:
+            raise SetupError(f"USER {spec['user']} is not in the root's passwd")
+        self.uid, self.gid, self.home = entry["uid"], entry["gid"], entry["home"]
+        self.environment = {"PATH": DEBIAN_IMAGE_PATH, "HOSTNAME": "bgemu-container-check", "HOME": self.home,
+                            **spec["env"], "BGEMU_API_KEY": API_KEY}
+        self.process, self.log, self.starts = None, None, 0
+
+    def _enter(self):
+        os.chroot(self.merged)
+        os.chdir(self.spec["workdir"])
+        os.setgroups([])
+        os.setgid(self.gid)
+        os.setuid(self.uid)
+
+    def start(self):
+        self.starts += 1
+        self.log = os.path.join(self.run_dir, f"service-{self.starts}.log")
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(self.spec["entrypoint"] + self.spec["cmd"], env=self.environment,
+                                            preexec_fn=self._enter, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+
+    def inside(self, argv, timeout):
+        """A command in the root, as the image's user, with its environment (as `docker exec` and HEALTHCHECK)."""
+        return subprocess.run(argv, env=self.environment, preexec_fn=self._enter, capture_output=True, text=True,
+                              errors="replace", timeout=timeout)
+
+    def stop(self, timeout=10):
+        """The stop signal; the exit status and the seconds it took (None when it did not exit in time)."""
+        started = time.monotonic()
+        self.process.send_signal(getattr(signal, self.spec["stopsignal"]))
+        try:
+            status = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            return None, timeout
+        return status, time.monotonic() - started
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def log_tail(self):
+        with open(self.log, errors="replace") as file:
+            return "".join(file.readlines()[-15:])
+
+
+def healthcheck(container):
+    """The HEALTHCHECK command until it passes, for as long as Docker would wait before calling the container
+    unhealthy (start period + retries × interval); every try bounded by its --timeout."""
+    check = container.spec["healthcheck"]
+    deadline = time.monotonic() + check["start-period"] + check["retries"] * check["interval"]
+    started, tries, last = time.monotonic(), 0, ""
+    while time.monotonic() < deadline:
+        tries += 1
+        try:
+            done = container.inside(check["argv"], timeout=check["timeout"])
+            if done.returncode == 0:
+                return True, f"passed after {time.monotonic() - started:.1f} s ({tries} tries)"
+            last = f"exit {done.returncode} {done.stderr.strip()[-200:]}"
+        except subprocess.TimeoutExpired:
+            last = f"no answer in its {check['timeout']:g} s timeout"
+        if container.process.poll() is not None:
+            return False, f"the service exited {container.process.returncode}"
+        time.sleep(0.5)
+    return False, f"still failing after {time.monotonic() - started:.0f} s: {last}"
+
+
+def read_healthcheck(arguments, where):
+    words = arguments.split()
+    options = {"interval": 30.0, "timeout": 30.0, "start-period": 0.0, "retries": 3}
+    while words and words[0].startswith("--"):
+        name, _, value = words.pop(0)[2:].partition("=")
+        if name not in options and name != "start-interval":
+            raise SetupError(f"{where}: HEALTHCHECK --{name} is not one the check knows")
+        if name in options:
+            options[name] = int(value) if name == "retries" else duration(value)
+    if not words or words[0] != "CMD":
+        raise SetupError(f"{where}: HEALTHCHECK without CMD")
+    options["argv"] = exec_form(arguments.split("CMD", 1)[1].strip())
+    options["text"] = arguments.split("CMD", 1)[1].strip()
+    return options
+
+
+def http(port, method, path, body=None, key=None):
+    """(status, bytes) of one request to the service, at most 10 s."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method, headers=headers,
+                                     data=json.dumps(body).encode() if body is not None else None)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+    except OSError as error:
+        return None, str(error).encode()
+
+
+def secrets_line(container):
+    """What the service log of the latest start says of first-start secrets (printed once, then never again)."""
+    with open(container.log, errors="replace") as file:
+        text = file.read()
+    shown = re.findall(r"^\s+(admin token|API key of [^:]+):", text, re.MULTILINE)
+    return f"secrets printed: {', '.join(shown)}" if shown else "no secrets printed"
+
+
+def repo_bytes(path):
+    with open(os.path.join(REPO, path), "rb") as file:
+        return file.read()
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The checks
+
+
+class Results:
+    def __init__(self):
+        self.passed, self.failed = 0, 0
+
+    def check(self, name, ok, detail):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        say(f"{'PASS' if ok else 'FAIL'} {name}: {detail}")
+        return ok
+
+
+def run_checks(spec, container, results):
+    port = int(container.environment.get("BGEMU_PORT", spec["expose"][0] if spec["expose"] else 8080))
+    database = container.environment.get("BGEMU_DATABASE", "")
+    say(f"run: {shlex.join(spec['entrypoint'] + spec['cmd'])} as {spec['user']} (uid {container.uid}) in "
+        f"{spec['workdir']}, env " + " ".join(f"{k}={v}" for k, v in container.environment.items()))
+
+    container.start()
+    ok, detail = healthcheck(container)
+    if not results.check("healthcheck", ok, f"`{spec['healthcheck']['text']}` {detail}"):
+        say("service log:\n" + container.log_tail())
+        return
+    say(f"note: first start: {secrets_line(container)}")
+
+    for exposed in spec["expose"]:
+        status, _ = http(exposed, "GET", "/healthz")
+        results.check("expose", status == 200, f"EXPOSE {exposed}: GET /healthz answered {status}")
+
+    for path, file in (("/", "Public/index.html"), ("/openapi.yaml", "openapi.yaml")):
+        status, body = http(port, "GET", path)
+        same = body == repo_bytes(file)
+        results.check(f"GET {path}", status == 200 and same,
+                      f"{status}, {len(body)} bytes, {'the same as' if same else 'NOT the same as'} the repository's "
+                      f"{file}")
+
+    status_without, _ = http(port, "POST", "/v1/devices", {"name": "no key", "osVersion": "17.0"})
+    status, body = http(port, "POST", "/v1/devices", {"name": "container check", "osVersion": "17.0"}, key=API_KEY)
+    device = json.loads(body).get("id") if status == 201 else None
+    results.check("device create", status == 201 and status_without == 401 and bool(device),
+                  f"with BGEMU_API_KEY's key {status} (device {device}), without a key {status_without}")
+
+    pid = container.process.pid
+    with open(f"/proc/{pid}/status") as file:
+        uids = next(line.split()[1:] for line in file if line.startswith("Uid:"))
+    results.check("not root", uids and all(int(u) == container.uid for u in uids) and container.uid != 0,
+                  f"/proc/{pid}/status Uid: {' '.join(uids)} (the image's user {spec['user']} is {container.uid})")
+
+    done = subprocess.run(["chroot", container.merged, "ldd", spec["build_destination"]], capture_output=True,
+                          text=True, timeout=60)
+    libraries = [line.strip().split()[0] for line in done.stdout.splitlines() if line.strip()]
+    missing = [line.strip() for line in done.stdout.splitlines() if "not found" in line]
+    results.check("ldd", done.returncode == 0 and not missing and bool(libraries),
+                  f"{len(libraries)} libraries of {spec['build_destination']} all found in the root"
+                  if not missing and done.returncode == 0 else f"not found: {missing or done.stderr.strip()}")
+    say("ldd: " + ", ".join(libraries))
+
+    status, seconds = container.stop()
+    results.check("stop", status == 0 and seconds < 5,
+                  f"{spec['stopsignal']} -> exit {status} in {seconds * 1000:.0f} ms")
+
+    volume = next((v for v in spec["volumes"] if database.startswith(v.rstrip("/") + "/")), None)
+    stored = container.merged + database
+    owner = os.stat(stored).st_uid if os.path.exists(stored) else None
+    if volume is None:
+        results.check("volume", False, f"BGEMU_DATABASE={database} is under no VOLUME ({' '.join(spec['volumes'])})")
+    else:
+        results.check("volume", owner == container.uid and os.path.getsize(stored) > 0,
+                      f"BGEMU_DATABASE={database} under VOLUME {volume}: "
+                      + (f"{os.path.getsize(stored)} bytes, owner uid {owner}; the volume holds "
+                         f"{sorted(os.listdir(container.merged + volume))}" if owner is not None else "no such file"))
+
+    container.start()
+    ok, detail = healthcheck(container)
+    status, body = http(port, "GET", f"/v1/devices/{device}", key=API_KEY) if ok else (None, b"")
+    name = json.loads(body).get("name") if status == 200 else None
+    results.check("restart", ok and status == 200 and name == "container check",
+                  f"started again, healthcheck {detail}; GET /v1/devices/{device} {status}, name {name!r}")
+    if not ok:
+        say("service log:\n" + container.log_tail())
+    say(f"note: second start: {secrets_line(container)}")
+    status, seconds = container.stop()
+    results.check("stop again", status == 0 and seconds < 5,
+                  f"{spec['stopsignal']} -> exit {status} in {seconds * 1000:.0f} ms")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mirror", default=os.environ.get("BGEMU_CONTAINER_MIRROR", "http://deb.debian.org/debian"),
+                        help="Debian mirror for debootstrap and the root's apt sources")
+    parser.add_argument("--cache", default=os.path.join(REPO, ".build-container"),
+                        help="folder of the cached root file system and the runs' layers")
+    parser.add_argument("--skip-build", metavar="BINARY", help="use this binary instead of building it (internal: "
+                        "the build as the calling user before sudo)")
+    arguments = parser.parse_args()
+    started = time.monotonic()
+    try:
+        spec = read_dockerfile(os.path.join(REPO, "Dockerfile"))
+        users = ", ".join(f"{name} uid {options['uid']}" for name, options in spec["users"].items())
+        say(f"Dockerfile: runtime FROM {spec['image']} (suite {spec['suite']}), packages {' '.join(spec['packages'])}; "
+            f"users {users}; USER {spec['user']}; "
+            f"WORKDIR {spec['workdir']}; VOLUME {' '.join(spec['volumes'])}; EXPOSE "
+            f"{' '.join(map(str, spec['expose']))}")
+        binary = arguments.skip_build or build_binary(spec)
+        if os.geteuid() != 0:
+            say("not root: the rest runs with sudo")
+            os.execvp("sudo", ["sudo", sys.executable, os.path.abspath(__file__), "--mirror", arguments.mirror,
+                               "--cache", arguments.cache, "--skip-build", binary])
+        spec["build_destination"] = next(c["destination"] for c in spec["copies"] if c.get("from"))
+        enter_namespaces_for_mounts()
+        root = root_filesystem(spec, os.path.abspath(arguments.cache), arguments.mirror)
+        verify_layer(spec, root)
+        run_dir = os.path.join(os.path.abspath(arguments.cache), "run")
+        if os.path.exists(run_dir):
+            shutil.rmtree(run_dir)
+        for part in ("upper", "work", "merged"):
+            os.makedirs(os.path.join(run_dir, part))
+        merged = os.path.join(run_dir, "merged")
+        mount(["-t", "overlay", "overlay", "-o", f"lowerdir={root},upperdir={run_dir}/upper,workdir={run_dir}/work",
+               merged])
+        lay_copies(spec, merged, binary)
+        enter_network_namespace()
+        mount(["-t", "proc", "proc", os.path.join(merged, "proc")])
+        mount(["-t", "sysfs", "-o", "ro", "sysfs", os.path.join(merged, "sys")])
+        container = Container(spec, merged, run_dir)
+        results = Results()
+        try:
+            run_checks(spec, container, results)
+        finally:
+            container.kill()
+    except (SetupError, OSError, subprocess.SubprocessError, ValueError, KeyError) as error:
+        say(f"setup failed: {type(error).__name__}: {error}")
+        return 2
+    say(f"done in {time.monotonic() - started:.0f} s")
+    print(f"container: {results.passed} passed, {results.failed} failed", flush=True)
+    return 0 if results.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
