@@ -16,7 +16,8 @@ It reads the `Dockerfile` (nothing of it is repeated here), then:
 
 Checks, each printed: the `HEALTHCHECK` command, run as written inside the root, passes; the `EXPOSE`d port
 answers; `/` and `/openapi.yaml` serve the repository's files; an authenticated device create works (and none
-without the key); the database lands under the `VOLUME`; it survives a restart; `ldd` inside the root finds every
+without the key); the image's own CLI, as a CI job runs it (`ENTRYPOINT scenario run … --junit report.xml`), runs
+the example scenarios against the service and writes its JUnit report; the database lands under the `VOLUME`; it survives a restart; `ldd` inside the root finds every
 library; the process is not root; the stop signal makes it exit 0 promptly. Exits 1 on any failed check, 2 when the
 check could not be set up. Root is needed (chroot, mounts, namespaces); when run as another user it builds the binary
 as that user and runs the rest with sudo.
@@ -39,6 +40,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from xml.etree import ElementTree
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # Bumped when what the cached root holds changes for reasons the Dockerfile does not show.
@@ -465,10 +467,15 @@ class Container:
             self.process = subprocess.Popen(self.spec["entrypoint"] + self.spec["cmd"], env=self.environment,
                                             preexec_fn=self._enter, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
 
-    def inside(self, argv, timeout):
-        """A command in the root, as the image's user, with its environment (as `docker exec` and HEALTHCHECK)."""
-        return subprocess.run(argv, env=self.environment, preexec_fn=self._enter, capture_output=True, text=True,
-                              errors="replace", timeout=timeout)
+    def inside(self, argv, timeout, cwd=None, extra=None):
+        """A command in the root, as the image's user, with its environment (as `docker exec` and HEALTHCHECK do),
+        in the WORKDIR or in `cwd`."""
+        def enter():
+            self._enter()
+            if cwd:
+                os.chdir(cwd)
+        return subprocess.run(argv, env={**self.environment, **(extra or {})}, preexec_fn=enter, capture_output=True,
+                              text=True, errors="replace", timeout=timeout)
 
     def stop(self, timeout=10):
         """The stop signal; the exit status and the seconds it took (None when it did not exit in time)."""
@@ -605,6 +612,8 @@ def run_checks(spec, container, results):
     results.check("device create", status == 201 and status_without == 401 and bool(device),
                   f"with BGEMU_API_KEY's key {status} (device {device}), without a key {status_without}")
 
+    scenario_run(spec, container, port, results)
+
     pid = container.process.pid
     with open(f"/proc/{pid}/status") as file:
         uids = next(line.split()[1:] for line in file if line.startswith("Uid:"))
@@ -647,6 +656,31 @@ def run_checks(spec, container, results):
     status, seconds = container.stop()
     results.check("stop again", status == 0 and seconds < 5,
                   f"{spec['stopsignal']} -> exit {status} in {seconds * 1000:.0f} ms")
+
+
+def scenario_run(spec, container, port, results):
+    """The image as a CI job uses it: `ENTRYPOINT scenario run Examples/scenarios/*.json --junit report.xml` in a
+    folder of the job's (as `docker run -v "$PWD:/work" -w /work` or a GitLab job in the image), with BGEMU_URL and
+    BGEMU_API_KEY, against the running service; the JUnit report must be written and count no failure."""
+    work = container.merged + "/work"
+    shutil.copytree(os.path.join(REPO, "Examples", "scenarios"), os.path.join(work, "scenarios"))
+    os.chown(work, container.uid, container.gid)
+    files = sorted(f"scenarios/{name}" for name in os.listdir(os.path.join(work, "scenarios")) if name.endswith(".json"))
+    argv = spec["entrypoint"] + ["scenario", "run", *files, "--junit", "report.xml"]
+    try:
+        done = container.inside(argv, timeout=120, cwd="/work", extra={"BGEMU_URL": f"http://127.0.0.1:{port}"})
+        status, output = done.returncode, (done.stdout + done.stderr).strip()
+    except subprocess.TimeoutExpired:
+        status, output = None, "no end in 120 s"
+    tests = failures = None
+    if os.path.isfile(os.path.join(work, "report.xml")):
+        report = ElementTree.parse(os.path.join(work, "report.xml")).getroot()
+        cases = list(report.iter("testcase"))
+        tests, failures = len(cases), sum(1 for case in cases if case.find("failure") is not None)
+    last = output.splitlines()[-1] if output else ""
+    results.check("scenario run", status == 0 and bool(tests) and failures == 0,
+                  f"`{' '.join(spec['entrypoint'] + ['scenario', 'run', 'scenarios/*.json', '--junit', 'report.xml'])}` "
+                  f"in the image: exit {status}, \"{last}\", report.xml {tests} test cases, {failures} failures")
 
 
 def main():
