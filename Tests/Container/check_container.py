@@ -6,7 +6,8 @@ It reads the `Dockerfile` (nothing of it is repeated here), then:
   stage's `FROM debian:SUITE[-slim]`), the image's Debian sources, then every `RUN` of the runtime stage replayed
   as written in a `chroot` (its `apt-get install` list, `useradd`, `mkdir`, `chown`), cached in `.build-container/`
   under a key of the suite, the mirror and those instructions, so that a change of the Dockerfile rebuilds it;
-- builds the binary with the build stage's own `swift build …` command and takes the file its `install -D` names;
+- builds the binary with the build stage's own `swift build …` command (beside the root's build) and takes the
+  file its `install -D` names;
 - lays the `COPY` lines (the build stage's binary, `Public/`, `openapi.yaml`) where they put them, on an overlay
   over the cached root (a fresh upper layer each run, as a container gets one);
 - runs `ENTRYPOINT` + `CMD` in a `chroot` as the `USER` (its uid from the root's passwd, as `useradd` made it),
@@ -286,18 +287,43 @@ def run(argv, timeout, **options):
     return done.stdout
 
 
-def build_binary(spec):
-    """The build stage's own command, in the repository (the build stage's /src); the path of the binary its
-    `install -D` takes."""
-    build = spec["build"]
-    say(f"build: {build['command']}   (the build stage's command; host toolchain in place of {build['image']})")
-    started = time.monotonic()
-    run(shlex.split(build["command"]), timeout=1800, cwd=REPO)
-    binary = run(["/bin/sh", "-c", f"printf %s {build['source']}"], timeout=120, cwd=REPO)
-    if not os.path.isfile(binary):
-        raise SetupError(f"the build stage's install source {build['source']} is {binary!r}, no file")
-    say(f"build: {os.path.relpath(binary, REPO)} in {time.monotonic() - started:.0f} s")
-    return binary
+class Build:
+    """The build stage's own command, run in the repository (the build stage's /src) in the background, so that the
+    root file system is built meanwhile; `binary()` waits for it and answers the file its `install -D` takes."""
+
+    def __init__(self, spec):
+        self.spec = spec["build"]
+        say(f"build: {self.spec['command']}   (the build stage's command; host toolchain in place of "
+            f"{self.spec['image']})")
+        self.started = time.monotonic()
+        self.log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(shlex.split(self.spec["command"]), cwd=REPO, stdin=subprocess.DEVNULL,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+
+    def binary(self):
+        try:
+            status = self.process.wait(timeout=max(1, 1800 - (time.monotonic() - self.started)))
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise SetupError(f"`{self.spec['command']}` ran longer than 1800 s")
+        if status != 0:
+            self.log.seek(0)
+            print(self.log.read().decode(errors="replace")[-6000:], file=sys.stderr)
+            raise SetupError(f"`{self.spec['command']}` exited {status}")
+        binary = run(["/bin/sh", "-c", f"printf %s {self.spec['source']}"], timeout=120, cwd=REPO)
+        if not os.path.isfile(binary):
+            raise SetupError(f"the build stage's install source {self.spec['source']} is {binary!r}, no file")
+        say(f"build: {os.path.relpath(binary, REPO)} in {time.monotonic() - self.started:.0f} s")
+        return binary
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=30)
 
 
 def cache_key(spec, mirror):
@@ -700,15 +726,22 @@ def main():
             f"users {users}; USER {spec['user']}; "
             f"WORKDIR {spec['workdir']}; VOLUME {' '.join(spec['volumes'])}; EXPOSE "
             f"{' '.join(map(str, spec['expose']))}")
-        binary = arguments.skip_build or build_binary(spec)
+        build = None if arguments.skip_build else Build(spec)
         if os.geteuid() != 0:
+            # The build as the calling user (its files stay theirs), then the rest as root.
+            binary = arguments.skip_build or build.binary()
             say("not root: the rest runs with sudo")
             os.execvp("sudo", ["sudo", sys.executable, os.path.abspath(__file__), "--mirror", arguments.mirror,
                                "--cache", arguments.cache, "--skip-build", binary])
         spec["build_destination"] = next(c["destination"] for c in spec["copies"] if c.get("from"))
-        enter_namespaces_for_mounts()
-        root = root_filesystem(spec, os.path.abspath(arguments.cache), arguments.mirror)
-        verify_layer(spec, root)
+        try:
+            enter_namespaces_for_mounts()
+            root = root_filesystem(spec, os.path.abspath(arguments.cache), arguments.mirror)
+            verify_layer(spec, root)
+            binary = arguments.skip_build or build.binary()
+        finally:
+            if build:
+                build.stop()
         run_dir = os.path.join(os.path.abspath(arguments.cache), "run")
         if os.path.exists(run_dir):
             shutil.rmtree(run_dir)
