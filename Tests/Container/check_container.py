@@ -295,7 +295,7 @@ class Build:
         self.spec = spec["build"]
         say(f"build: {self.spec['command']}   (the build stage's command; host toolchain in place of "
             f"{self.spec['image']})")
-        self.started = time.monotonic()
+        self.started, self.started_wall = time.monotonic(), time.time()
         self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(shlex.split(self.spec["command"]), cwd=REPO, stdin=subprocess.DEVNULL,
                                         stdout=self.log, stderr=subprocess.STDOUT)
@@ -313,7 +313,9 @@ class Build:
         binary = run(["/bin/sh", "-c", f"printf %s {self.spec['source']}"], timeout=120, cwd=REPO)
         if not os.path.isfile(binary):
             raise SetupError(f"the build stage's install source {self.spec['source']} is {binary!r}, no file")
-        say(f"build: {os.path.relpath(binary, REPO)} in {time.monotonic() - self.started:.0f} s")
+        # Its last output (SwiftPM's closing line) tells when it ended, also when it ended while the root was built.
+        took = os.fstat(self.log.fileno()).st_mtime - self.started_wall
+        say(f"build: {os.path.relpath(binary, REPO)} in {took:.0f} s")
         return binary
 
     def stop(self):
@@ -345,7 +347,8 @@ def root_filesystem(spec, cache, mirror):
     key = cache_key(spec, mirror)
     root = os.path.join(cache, f"rootfs-{spec['suite']}-{key}")
     if os.path.isfile(os.path.join(root, ".bgemu-container-complete")):
-        say(f"root: {os.path.relpath(root, REPO)} (cached; key of {spec['suite']}, the mirror and the RUN layer)")
+        shown = os.path.relpath(root, REPO) if root.startswith(REPO + os.sep) else root
+        say(f"root: {shown} (cached; key of {spec['suite']}, the mirror and the RUN layer)")
         return root
     if not shutil.which("debootstrap"):
         raise SetupError("debootstrap is not installed (apt-get install debootstrap)")
@@ -614,6 +617,8 @@ def run_checks(spec, container, results):
     say(f"run: {shlex.join(spec['entrypoint'] + spec['cmd'])} as {spec['user']} (uid {container.uid}) in "
         f"{spec['workdir']}, env " + " ".join(f"{k}={v}" for k, v in container.environment.items()))
 
+    ldd(spec, container, results)
+
     container.start()
     ok, detail = healthcheck(container)
     if not results.check("healthcheck", ok, f"`{spec['healthcheck']['text']}` {detail}"):
@@ -646,15 +651,6 @@ def run_checks(spec, container, results):
     results.check("not root", uids and all(int(u) == container.uid for u in uids) and container.uid != 0,
                   f"/proc/{pid}/status Uid: {' '.join(uids)} (the image's user {spec['user']} is {container.uid})")
 
-    done = subprocess.run(["chroot", container.merged, "ldd", spec["build_destination"]], capture_output=True,
-                          text=True, timeout=60)
-    libraries = [line.strip().split()[0] for line in done.stdout.splitlines() if line.strip()]
-    missing = [line.strip() for line in done.stdout.splitlines() if "not found" in line]
-    results.check("ldd", done.returncode == 0 and not missing and bool(libraries),
-                  f"{len(libraries)} libraries of {spec['build_destination']} all found in the root"
-                  if not missing and done.returncode == 0 else f"not found: {missing or done.stderr.strip()}")
-    say("ldd: " + ", ".join(libraries))
-
     status, seconds = container.stop()
     results.check("stop", status == 0 and seconds < 5,
                   f"{spec['stopsignal']} -> exit {status} in {seconds * 1000:.0f} ms")
@@ -682,6 +678,19 @@ def run_checks(spec, container, results):
     status, seconds = container.stop()
     results.check("stop again", status == 0 and seconds < 5,
                   f"{spec['stopsignal']} -> exit {status} in {seconds * 1000:.0f} ms")
+
+
+def ldd(spec, container, results):
+    """`ldd` of the binary inside the root: every library found there (before the service starts, so that a missing
+    one is named even though the service then cannot start)."""
+    done = subprocess.run(["chroot", container.merged, "ldd", spec["build_destination"]], capture_output=True,
+                          text=True, timeout=60)
+    libraries = [line.strip().split()[0] for line in done.stdout.splitlines() if line.strip()]
+    missing = [line.strip() for line in done.stdout.splitlines() if "not found" in line]
+    results.check("ldd", done.returncode == 0 and not missing and bool(libraries),
+                  f"{len(libraries)} libraries of {spec['build_destination']} all found in the root"
+                  if not missing and done.returncode == 0 else f"not found: {missing or done.stderr.strip()}")
+    say("ldd: " + ", ".join(libraries))
 
 
 def scenario_run(spec, container, port, results):
