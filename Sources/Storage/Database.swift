@@ -141,12 +141,15 @@ public final class Database: @unchecked Sendable {
 
     /// Closes every connection once the reads and the write in progress are done; later calls fail with
     /// `SQLITE_MISUSE` (and ``ping()`` answers false). Closing also happens when the object is released.
+    ///
+    /// The writer closes last: the last connection to close checkpoints the WAL into the database file and
+    /// removes it, which a read-only reader cannot do.
     public func close() {
         checkpointer?.stop()
-        writerLock.withLock { writer.close() }
         for _ in 0..<readerCount { readerSlots.wait() }
         readerLock.withLock { idleReaders.forEach { $0.close() } }
         for _ in 0..<readerCount { readerSlots.signal() }
+        writerLock.withLock { writer.close() }
     }
 }
 

@@ -111,6 +111,9 @@ struct Service {
         server.waitUntilStopped()
         metricsListener?.waitUntilStopped()
         realtime.stop()
+        // The last connection closed checkpoints the WAL into the database file and removes it: a stopped
+        // service's volume holds one whole file, which is what an operator copies or backs up.
+        database.close()
         logger.notice("Stopped")
     }
 

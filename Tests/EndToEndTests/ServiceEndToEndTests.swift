@@ -79,6 +79,8 @@ import Testing
         let client = { service.client(key: "persist-key-0123456789") }
         let id = try #require(try client().request("POST", "/v1/devices", json: #"{"name":"keep me"}"#).json["id"] as? String)
         #expect(service.stop(signal: SIGTERM) == 0)
+        // Stopped cleanly, the database is one whole file: the WAL was checkpointed into it and removed.
+        #expect(!FileManager.default.fileExists(atPath: service.databasePath + "-wal"))
 
         try service.start()
         #expect(try client().request("GET", "/v1/devices/\(id)").json["name"] as? String == "keep me")
