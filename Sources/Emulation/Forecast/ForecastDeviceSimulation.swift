@@ -21,6 +21,8 @@ struct ForecastDeviceSimulation {
     private var pushSent: [String: VirtualInstant] = [:]
     private var deferredPushes: Set<String> = []
     private var pushDelays: [Int64] = []
+    private var prediction = ForecastPredictionCache()
+    private var lastSample: VirtualInstant?
 
     static func run(_ plan: ForecastPlan, device index: Int) -> Outcome {
         var simulation = ForecastDeviceSimulation(plan, device: index)
@@ -76,11 +78,15 @@ struct ForecastDeviceSimulation {
         }
     }
 
-    /// Advances to `target`; while a reported kind has not run yet, stops just before each opportunity to sample
-    /// its conditions (`ForecastWhyNot`).
+    /// The least time between two sampled opportunities: one an hour (of the four at the iOS 13 cadence, R26)
+    /// weighs the conditions as well as all of them, at a quarter of the cost.
+    static let sampleSpacing = VirtualDuration(seconds: 3600)
+
+    /// Advances to `target`; while a reported kind has not run yet, stops just before an opportunity an hour to
+    /// sample its conditions (`ForecastWhyNot`).
     private mutating func advance(to target: VirtualInstant) {
         while installed, runs.contains(where: { whyNot[$0.key] != nil && $0.value.started == 0 }),
-            let due = engine.device.runtime.timers.first(where: { $0.kind == .opportunity })?.due, due <= target
+            let due = nextSampledOpportunity(by: target)
         {
             let before = due - VirtualDuration(milliseconds: 1)
             if before > engine.now {
@@ -88,6 +94,7 @@ struct ForecastDeviceSimulation {
                 consumeEvents()
             }
             sample()
+            lastSample = due
             _ = try? engine.advance(to: due)
             consumeEvents()
         }
@@ -95,11 +102,26 @@ struct ForecastDeviceSimulation {
         consumeEvents()
     }
 
+    /// The first opportunity by `target` at least `sampleSpacing` after the last sampled one; the ones before it
+    /// fire in an ordinary advance. Opportunities come from the engine's own timer.
+    private mutating func nextSampledOpportunity(by target: VirtualInstant) -> VirtualInstant? {
+        while let due = engine.device.runtime.timers.first(where: { $0.kind == .opportunity })?.due, due <= target {
+            if let last = lastSample, due < last + Self.sampleSpacing {
+                _ = try? engine.advance(to: min(target, last + Self.sampleSpacing - VirtualDuration(milliseconds: 1)))
+                consumeEvents()
+                continue
+            }
+            return due
+        }
+        return nil
+    }
+
     private mutating func sample() {
         guard let i = engine.device.appIndex(plan.app.bundleId) else { return }
+        let predicted = prediction.next(engine, i)
         for kind in plan.kinds where runs[kind]?.started == 0 {
             let submission = plan.request.app.atLaunch.submit.first { $0.kind.rawValue == kind.rawValue }
-            whyNot[kind]?.count(engine.forecastUnmetConditions(i, kind, submission: submission))
+            whyNot[kind]?.count(engine.forecastUnmetConditions(i, kind, submission: submission, predicted: predicted))
         }
     }
 
