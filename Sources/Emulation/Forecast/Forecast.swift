@@ -60,7 +60,9 @@ public enum Forecast {
 
 /// A finished forecast: the summary and the per-device rows (for the CSV).
 public struct ForecastReport: Sendable, Equatable {
+    /// The summary (`result`).
     public var result: ForecastResult
+    /// One row per device, in device order.
     public var devices: [ForecastDeviceRow]
 }
 

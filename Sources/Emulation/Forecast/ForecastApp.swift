@@ -1,6 +1,8 @@
 /// The app of a forecast: its Info.plist keys, how its handlers answer, and what it does each time the user opens it.
 public struct ForecastApp: Sendable, Equatable, Codable {
+    /// The bundle identifier (reverse-DNS, as on install).
     public var bundleId: String
+    /// Its Info.plist keys, under Apple's names.
     public var infoPlist: ForecastInfoPlist
     /// What its launch registers with `BGTaskScheduler.register` (R16); nil: every permitted identifier.
     public var launchHandlers: [String]?
@@ -79,8 +81,11 @@ public struct ForecastApp: Sendable, Equatable, Codable {
 
 /// The Info.plist keys the emulation reads, under their Apple names (as the `apps` route's JSON `infoPlist`).
 public struct ForecastInfoPlist: Sendable, Equatable, Codable {
+    /// The declared background modes (`fetch`, `processing`, `remote-notification`, …), validated as on install.
     public var UIBackgroundModes: [String]
+    /// The identifiers the app may submit (R15).
     public var BGTaskSchedulerPermittedIdentifiers: [String]
+    /// R4: the app ends instead of entering the background.
     public var UIApplicationExitsOnSuspend: Bool
 
     public init(UIBackgroundModes: [String] = [], BGTaskSchedulerPermittedIdentifiers: [String] = [], UIApplicationExitsOnSuspend: Bool = false) {
@@ -104,6 +109,7 @@ public struct ForecastInfoPlist: Sendable, Equatable, Codable {
 /// What the app's code does each time the user opens it (after `didFinishLaunching` or `willEnterForeground`):
 /// it submits its requests (the same identifier replaces a pending one, R17) and sets its fetch interval (R28).
 public struct ForecastLaunchActions: Sendable, Equatable, Codable {
+    /// The requests submitted at each open. Default none.
     public var submit: [ForecastSubmission]
     /// nil leaves the interval alone (`never` until set).
     public var fetchInterval: FetchInterval?
@@ -148,11 +154,15 @@ public struct ForecastLaunchActions: Sendable, Equatable, Codable {
 
 /// One `BGTaskScheduler.submit` the app makes at each open.
 public struct ForecastSubmission: Sendable, Equatable, Codable {
+    /// `appRefresh` or `processing`.
     public var kind: TaskRequestKind
+    /// A permitted identifier (R15).
     public var identifier: String
     /// `earliestBeginDate` as seconds after the submit; nil: none.
     public var earliestBeginSeconds: Double?
+    /// R20: runs only with a network. Default false.
     public var requiresNetworkConnectivity: Bool
+    /// R20: a processing request that runs only on the charger. Default false.
     public var requiresExternalPower: Bool
 
     public init(

@@ -2,6 +2,7 @@
 public struct ForecastDeviceRow: Sendable, Equatable, Codable {
     /// The device's index, 0-based.
     public var device: Int
+    /// The person drawn for it.
     public var person: ForecastPerson
     /// Seconds from midnight of day 0 to the app's install (the first open).
     public var installedAtSeconds: Double
@@ -29,11 +30,17 @@ public struct ForecastDeviceRuns: Sendable, Equatable, Codable {
 /// dropped + pending == sent`; `deferred` counts those first held by the power-aware policy (R30), whatever became
 /// of them.
 public struct ForecastDevicePushes: Sendable, Equatable, Codable {
+    /// Pushes sent after the install.
     public var sent = 0
+    /// Delivered when received.
     public var deliveredAtOnce = 0
+    /// First held by the power-aware policy.
     public var deferred = 0
+    /// Delivered after a deferral.
     public var deliveredLater = 0
+    /// Replaced while deferred.
     public var coalesced = 0
+    /// Never delivered.
     public var dropped = 0
     /// Still deferred when the forecast ended.
     public var pending = 0

@@ -14,6 +14,7 @@ public struct ForecastPerson: Sendable, Equatable, Codable {
     public var usage: String
     /// The name of the charging habit (`overnight`, `irregular`, …).
     public var charging: String
+    /// Off, on all day, or on when the battery is low.
     public var lowPowerMode: LowPowerMode
     /// The device-wide Background App Refresh switch is off (R18).
     public var backgroundAppRefreshOff: Bool

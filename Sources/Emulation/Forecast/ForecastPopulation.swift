@@ -90,7 +90,9 @@ public struct ForecastPopulation: Sendable, Equatable, Codable {
 
 /// A closed range of numbers, `{min, max}`.
 public struct ForecastRange: Sendable, Equatable, Codable {
+    /// The lower end.
     public var min: Double
+    /// The upper end, at least `min`.
     public var max: Double
     public init(min: Double, max: Double) {
         self.min = min

@@ -10,13 +10,16 @@ public struct ForecastRequest: Sendable, Equatable, Codable {
     public var days: Int
     /// The iOS version of every device (its profile). Default 17.0.
     public var osVersion: OSVersion
+    /// The app every device installs.
     public var app: ForecastApp
     /// Default `ForecastPopulation.defaults`.
     public var population: ForecastPopulation
     /// Pushes sent to the whole fleet. Default none.
     public var pushes: [ForecastPushSchedule]
 
+    /// The most devices a forecast runs.
     public static let maximumDevices = 100_000
+    /// The most days a forecast runs (one engine advance is at most 30 days).
     public static let maximumDays = 30
 
     public init(
@@ -50,7 +53,9 @@ public struct ForecastRequest: Sendable, Equatable, Codable {
 
 /// Pushes sent to every device of the fleet: every `everyMinutes` from the start, and/or each day at `atHours`.
 public struct ForecastPushSchedule: Sendable, Equatable, Codable {
+    /// A push every this many minutes from midnight of day 0 (1–10080).
     public var everyMinutes: Double?
+    /// A push at each of these hours every day.
     public var atHours: [Double]?
     /// 5: a background push (`content-available`, power-aware, R30); 10: an alert push that also has
     /// `content-available` (the user sees it; the wake is still a background push's). Default 5.

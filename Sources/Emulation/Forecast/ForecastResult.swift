@@ -1,11 +1,17 @@
 /// The answer of a forecast (the `result` of `GET /v1/forecasts/{id}`): per run kind the app uses, how soon and how
 /// often devices ran it and why the others did not; and what became of the fleet's pushes.
 public struct ForecastResult: Sendable, Equatable, Codable {
+    /// Devices run.
     public var devices: Int
+    /// Days each device ran after its install.
     public var days: Int
+    /// Present when the app submits app refresh requests at launch.
     public var appRefresh: ForecastKindSummary?
+    /// Present when the app submits processing requests at launch.
     public var processing: ForecastKindSummary?
+    /// Present when the app sets a fetch interval at launch.
     public var fetch: ForecastKindSummary?
+    /// Present when the request sends pushes.
     public var pushes: ForecastPushSummary?
 
     /// The summary of `rows` (in device order) and the delivered pushes' delays.
@@ -68,6 +74,7 @@ public struct ForecastKindSummary: Sendable, Equatable, Codable {
 /// What became of the fleet's pushes: shares of the pushes sent (after each device's install), and the delays of
 /// the delivered ones.
 public struct ForecastPushSummary: Sendable, Equatable, Codable {
+    /// Pushes sent to installed devices, over the fleet.
     public var sent: Int
     /// Delivered when received (woken, or to the app in the foreground).
     public var deliveredAtOnce: Double
@@ -101,8 +108,11 @@ public struct ForecastPushSummary: Sendable, Equatable, Codable {
 
 /// p50, p90, p99 (nearest rank).
 public struct ForecastPercentiles: Sendable, Equatable, Codable {
+    /// The median.
     public var p50: Double
+    /// 90 % are at or below it.
     public var p90: Double
+    /// 99 % are at or below it.
     public var p99: Double
 
     init(sorted values: [Double]) {
@@ -114,8 +124,11 @@ public struct ForecastPercentiles: Sendable, Equatable, Codable {
 
 /// Mean, p50, p90 (nearest rank).
 public struct ForecastSpread: Sendable, Equatable, Codable {
+    /// The mean (4 decimals).
     public var mean: Double
+    /// The median (4 decimals).
     public var p50: Double
+    /// 90 % are at or below it (4 decimals).
     public var p90: Double
 
     init(_ mean: Double, sorted values: [Double]) {

@@ -16,7 +16,9 @@ public struct ForecastTimeline: Sendable, Equatable {
 
 /// An engine call at a virtual instant.
 public struct ForecastAction: Sendable, Equatable {
+    /// When the call is made (the clock is advanced there first).
     public var at: VirtualInstant
+    /// The call.
     public var command: ForecastCommand
 }
 

@@ -4,12 +4,15 @@
 /// fraction with that probability (a rare user's 0.3 opens at one hour is an open on 30 % of days). Each open
 /// comes at its hour plus a triangular offset of at most `spreadMinutes` either side, and lasts `sessionMinutes`.
 public struct ForecastUsagePattern: Sendable, Equatable, Codable {
+    /// What the rows call it.
     public var name: String
     /// The weight of the pattern in the population (shares are normalised over the list).
     public var share: Double
     /// Hours of the day (local = the virtual clock's UTC), fractions allowed: `[8, 18]`, `[20.5]`.
     public var hours: [Double]
+    /// Opens a day, over all `hours` (fractions allowed: 0.3 is an open on about 3 days in 10).
     public var opensPerDay: Double
+    /// The most an open comes before or after its hour (a triangular offset).
     public var spreadMinutes: Double
     /// How long the app stays in the foreground at each open, before the user leaves it (or force-quits it).
     public var sessionMinutes: Double
@@ -40,11 +43,17 @@ public struct ForecastUsagePattern: Sendable, Equatable, Codable {
 /// On each day, with probability `daysShare`, the phone is plugged in at `startHour` (± a triangular offset of at
 /// most `spreadMinutes`; a random hour of the day when `startHour` is nil) for `durationHours`.
 public struct ForecastChargingHabit: Sendable, Equatable, Codable {
+    /// What the rows call it.
     public var name: String
+    /// The weight of the habit in the population (normalised over the list).
     public var share: Double
+    /// When the phone is plugged in; nil: a random time of day.
     public var startHour: Double?
+    /// How long it stays on the charger.
     public var durationHours: Double
+    /// The share of days with this charge.
     public var daysShare: Double
+    /// The most the plug-in comes before or after `startHour` (a triangular offset).
     public var spreadMinutes: Double
 
     public init(name: String, share: Double, startHour: Double?, durationHours: Double, daysShare: Double, spreadMinutes: Double) {
@@ -68,6 +77,7 @@ public struct ForecastChargingHabit: Sendable, Equatable, Codable {
 public struct ForecastNetworkMix: Sendable, Equatable, Codable {
     /// Home hours start at `homeFromHour` and end at `homeToHour` (wrapping past midnight). Default 19–8.
     public var homeFromHour: Double
+    /// The end of home hours (excluded).
     public var homeToHour: Double
     /// Default: Wi-Fi 0.9, cellular 0.08, none 0.02.
     public var home: ForecastNetworkShares
@@ -81,6 +91,7 @@ public struct ForecastNetworkMix: Sendable, Equatable, Codable {
         self.away = away
     }
 
+    /// Home 19:00–8:00 on Wi-Fi 0.9, cellular 0.08, none 0.02; away on Wi-Fi 0.25, cellular 0.7, none 0.05.
     public static let defaults = ForecastNetworkMix(
         homeFromHour: 19, homeToHour: 8, home: ForecastNetworkShares(wifi: 0.9, cellular: 0.08, none: 0.02),
         away: ForecastNetworkShares(wifi: 0.25, cellular: 0.7, none: 0.05))
@@ -93,8 +104,11 @@ public struct ForecastNetworkMix: Sendable, Equatable, Codable {
 
 /// Weights of the three networks (normalised).
 public struct ForecastNetworkShares: Sendable, Equatable, Codable {
+    /// The weight of Wi-Fi.
     public var wifi: Double
+    /// The weight of cellular.
     public var cellular: Double
+    /// The weight of no network (R20: a request that needs one waits).
     public var none: Double
     public init(wifi: Double, cellular: Double, none: Double) {
         self.wifi = wifi
