@@ -23,8 +23,9 @@ public struct ForecastPopulation: Sendable, Equatable, Codable {
     public var usage: [ForecastUsagePattern]
     /// When people charge; each person has one habit, drawn by `share`. Default: overnight 0.75, irregular 0.25.
     public var charging: [ForecastChargingHabit]
-    /// Battery percent lost per hour unplugged; each person's rate is drawn uniformly from this range. Default
-    /// 3–7 %/h: a full phone reaches the 20 % critical level (R25) after 11–27 hours.
+    /// Battery percent lost per hour unplugged, day and night alike; each person's rate is drawn uniformly from
+    /// this range. Default 2–5 %/h: a full phone reaches the 20 % critical level (R25) after 16–40 hours, so an
+    /// overnight charger ends the day with 20–70 % and an irregular one often runs low.
     public var batteryDrainPerHour: ForecastRange
     /// Battery percent gained per hour on the charger. Default 40 %/h (empty to full in about 2.5 h).
     public var chargePerHour: Double
@@ -58,7 +59,7 @@ public struct ForecastPopulation: Sendable, Equatable, Codable {
         lowPowerModeShare: 0.05, lowPowerModeWhenLowShare: 0.3, lowPowerModeBatteryLevel: 20,
         backgroundAppRefreshOffShare: 0.1, appBackgroundAppRefreshOffShare: 0.05, forceQuitShare: 0.1,
         usage: [.commuter, .evening, .rare], charging: [.overnight, .irregular],
-        batteryDrainPerHour: ForecastRange(min: 3, max: 7), chargePerHour: 40,
+        batteryDrainPerHour: ForecastRange(min: 2, max: 5), chargePerHour: 40,
         startBattery: ForecastRange(min: 50, max: 100), network: .defaults)
 
     private enum CodingKeys: String, CodingKey {

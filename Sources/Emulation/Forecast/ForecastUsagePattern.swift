@@ -68,9 +68,9 @@ public struct ForecastChargingHabit: Sendable, Equatable, Codable {
     /// On the charger every night, 23:00 ± 60 min, for 8 hours.
     public static let overnight = ForecastChargingHabit(
         name: "overnight", share: 0.75, startHour: 23, durationHours: 8, daysShare: 1, spreadMinutes: 60)
-    /// Tops up for 1.5 h at a random time on 70 % of days.
+    /// Tops up for 2 h at a random time on 80 % of days.
     public static let irregular = ForecastChargingHabit(
-        name: "irregular", share: 0.25, startHour: nil, durationHours: 1.5, daysShare: 0.7, spreadMinutes: 0)
+        name: "irregular", share: 0.25, startHour: nil, durationHours: 2, daysShare: 0.8, spreadMinutes: 0)
 }
 
 /// The network over the day: one draw per device and hour, from the home mix at home hours, the away mix else.
