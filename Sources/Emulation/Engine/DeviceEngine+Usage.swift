@@ -8,15 +8,30 @@ extension DeviceEngine {
         // Fewer launches than days needed make no pattern (each launch is on one day): answered without a copy.
         let minimumDays = policy.predictionMinimumDays
         guard device.apps[i].runtime.launchHistory.count >= minimumDays else { return nil }
-        let history = device.apps[i].runtime.launchHistory.filter { now.milliseconds - $0.milliseconds <= 14 * Self.day }
-        let minutes = history.map { Int(($0.milliseconds % Self.day + Self.day) % Self.day / 60_000) }
-        let days = history.map { $0.milliseconds / Self.day }
+        // Allocation-free (the forecast asks at every opportunity of thousands of devices): the history is in time
+        // order (appended at each launch), so the days of the launches near a minute come in order too, and
+        // counting the changes of day counts the distinct days.
+        let history = device.apps[i].runtime.launchHistory
+        let nowMilliseconds = now.milliseconds
+        func minute(_ launch: VirtualInstant) -> Int { Int((launch.milliseconds % Self.day + Self.day) % Self.day / 60_000) }
         var best: (days: Int, minute: Int)?
-        for m in minutes {
-            let near = minutes.indices.filter { abs(minutes[$0] - m) <= 30 }
-            let distinct = Set(near.map { days[$0] }).count
+        for launch in history where nowMilliseconds - launch.milliseconds <= 14 * Self.day {
+            let m = minute(launch)
+            var distinct = 0
+            var lastDay: Int64?
+            var sum = 0
+            var count = 0
+            for other in history where nowMilliseconds - other.milliseconds <= 14 * Self.day {
+                let n = minute(other)
+                guard abs(n - m) <= 30 else { continue }
+                let day = other.milliseconds / Self.day
+                if day != lastDay { distinct += 1 }
+                lastDay = day
+                sum += n
+                count += 1
+            }
             if distinct >= minimumDays, distinct > (best?.days ?? 0) {
-                best = (distinct, near.map { minutes[$0] }.reduce(0, +) / near.count)
+                best = (distinct, sum / count)
             }
         }
         return best?.minute

@@ -1,0 +1,155 @@
+/// The answer of a forecast (the `result` of `GET /v1/forecasts/{id}`): per run kind the app uses, how soon and how
+/// often devices ran it and why the others did not; and what became of the fleet's pushes.
+public struct ForecastResult: Sendable, Equatable, Codable {
+    /// Devices run.
+    public var devices: Int
+    /// Days each device ran after its install.
+    public var days: Int
+    /// Present when the app submits app refresh requests at launch.
+    public var appRefresh: ForecastKindSummary?
+    /// Present when the app submits processing requests at launch.
+    public var processing: ForecastKindSummary?
+    /// Present when the app sets a fetch interval at launch.
+    public var fetch: ForecastKindSummary?
+    /// Present when the request sends pushes.
+    public var pushes: ForecastPushSummary?
+
+    /// The summary of `rows` (in device order) and the delivered pushes' delays.
+    init(_ request: ForecastRequest, kinds: [RunKind], rows: [ForecastDeviceRow], pushDelays: [Int64]) {
+        devices = rows.count
+        days = request.days
+        for kind in kinds {
+            let summary = ForecastKindSummary(kind.rawValue, rows: rows, days: request.days)
+            switch kind {
+            case .appRefresh: appRefresh = summary
+            case .processing: processing = summary
+            case .fetch: fetch = summary
+            default: break
+            }
+        }
+        if !request.pushes.isEmpty { pushes = ForecastPushSummary(rows: rows, delays: pushDelays) }
+    }
+}
+
+/// How one run kind fared over the fleet.
+public struct ForecastKindSummary: Sendable, Equatable, Codable {
+    /// Share of devices with at least one run within `1h`, `4h`, `24h` of the install.
+    public var devicesWithRunWithin: [String: Double]
+    /// Over the devices that ran: seconds from the install to the first run. nil when no device ran.
+    public var firstRunDelaySeconds: ForecastPercentiles?
+    /// Runs per device per day, over every device.
+    public var runsPerDevicePerDay: ForecastSpread
+    /// Share of the runs that expired (R22).
+    public var expiredShare: Double
+    /// Share of devices that never ran it.
+    public var devicesWithoutRun: Double
+    /// For the devices that never ran it, the share charged to each condition (`ForecastWhyNot`); sums to 1.
+    public var whyNot: [String: Double]
+
+    /// The windows of `devicesWithRunWithin`.
+    public static let windows: [(name: String, seconds: Double)] = [("1h", 3600), ("4h", 14_400), ("24h", 86_400)]
+
+    init(_ kind: String, rows: [ForecastDeviceRow], days: Int) {
+        let tallies = rows.map { $0.runs[kind] ?? ForecastDeviceRuns() }
+        let n = Double(max(1, tallies.count))
+        let delays = tallies.compactMap(\.firstRunDelaySeconds).sorted()
+        var within: [String: Double] = [:]
+        for window in Self.windows {
+            within[window.name] = ForecastNumbers.share(delays.filter { $0 <= window.seconds }.count, of: tallies.count)
+        }
+        devicesWithRunWithin = within
+        firstRunDelaySeconds = delays.isEmpty ? nil : ForecastPercentiles(sorted: delays)
+        let perDay = tallies.map { Double($0.started) / Double(max(1, days)) }
+        runsPerDevicePerDay = ForecastSpread(perDay.reduce(0, +) / n, sorted: perDay.sorted())
+        let started = tallies.reduce(0) { $0 + $1.started }
+        expiredShare = ForecastNumbers.share(tallies.reduce(0) { $0 + $1.expired }, of: started)
+        let never = tallies.filter { $0.started == 0 }
+        devicesWithoutRun = ForecastNumbers.share(never.count, of: tallies.count)
+        var counts: [String: Int] = [:]
+        for tally in never { counts[tally.whyNot ?? ForecastWhyNot.none, default: 0] += 1 }
+        whyNot = counts.mapValues { ForecastNumbers.share($0, of: never.count) }
+    }
+}
+
+/// What became of the fleet's pushes: shares of the pushes sent (after each device's install), and the delays of
+/// the delivered ones.
+public struct ForecastPushSummary: Sendable, Equatable, Codable {
+    /// Pushes sent to installed devices, over the fleet.
+    public var sent: Int
+    /// Delivered when received (woken, or to the app in the foreground).
+    public var deliveredAtOnce: Double
+    /// First held by the power-aware policy (R30), whatever became of them.
+    public var deferred: Double
+    /// Delivered after a deferral (an opportunity, a condition change, the user's launch).
+    public var deliveredLater: Double
+    /// Replaced while deferred by a newer push (R30).
+    public var coalesced: Double
+    /// Never delivered (force quit, switch off, mode missing, expired, …).
+    public var dropped: Double
+    /// Still deferred when the forecast ended.
+    public var pending: Double
+    /// Seconds from sending to delivery, over the delivered pushes; nil when none was delivered.
+    public var delaySeconds: ForecastPercentiles?
+
+    init(rows: [ForecastDeviceRow], delays: [Int64]) {
+        let all = rows.compactMap(\.pushes)
+        func total(_ value: (ForecastDevicePushes) -> Int) -> Int { all.reduce(0) { $0 + value($1) } }
+        sent = total(\.sent)
+        deliveredAtOnce = ForecastNumbers.share(total(\.deliveredAtOnce), of: sent)
+        deferred = ForecastNumbers.share(total(\.deferred), of: sent)
+        deliveredLater = ForecastNumbers.share(total(\.deliveredLater), of: sent)
+        coalesced = ForecastNumbers.share(total(\.coalesced), of: sent)
+        dropped = ForecastNumbers.share(total(\.dropped), of: sent)
+        pending = ForecastNumbers.share(total(\.pending), of: sent)
+        let seconds = delays.sorted().map { Double($0) / 1000 }
+        delaySeconds = seconds.isEmpty ? nil : ForecastPercentiles(sorted: seconds)
+    }
+}
+
+/// p50, p90, p99 (nearest rank).
+public struct ForecastPercentiles: Sendable, Equatable, Codable {
+    /// The median.
+    public var p50: Double
+    /// 90 % are at or below it.
+    public var p90: Double
+    /// 99 % are at or below it.
+    public var p99: Double
+
+    init(sorted values: [Double]) {
+        p50 = ForecastNumbers.percentile(values, 0.5)
+        p90 = ForecastNumbers.percentile(values, 0.9)
+        p99 = ForecastNumbers.percentile(values, 0.99)
+    }
+}
+
+/// Mean, p50, p90 (nearest rank).
+public struct ForecastSpread: Sendable, Equatable, Codable {
+    /// The mean (4 decimals).
+    public var mean: Double
+    /// The median (4 decimals).
+    public var p50: Double
+    /// 90 % are at or below it (4 decimals).
+    public var p90: Double
+
+    init(_ mean: Double, sorted values: [Double]) {
+        self.mean = ForecastNumbers.rounded(mean)
+        p50 = ForecastNumbers.rounded(ForecastNumbers.percentile(values, 0.5))
+        p90 = ForecastNumbers.rounded(ForecastNumbers.percentile(values, 0.9))
+    }
+}
+
+enum ForecastNumbers {
+    /// `part / whole` to 4 decimals; 0 for an empty whole.
+    static func share(_ part: Int, of whole: Int) -> Double {
+        whole == 0 ? 0 : rounded(Double(part) / Double(whole))
+    }
+
+    static func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+
+    /// The nearest-rank percentile of sorted values: the smallest value with at least `p` of them at or below it.
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count - 1, max(0, rank - 1))]
+    }
+}
