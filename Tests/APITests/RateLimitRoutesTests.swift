@@ -48,6 +48,27 @@ import Testing
         #expect(limiter.refusals == 3)
     }
 
+    /// A request whose token comes within the limiter's delay is answered, its answer held until the token, and
+    /// counted in `bgemu_rate_paced_total`; past the delay it is refused.
+    @Test func aRequestJustOverTheRateIsAnsweredWhenItsTokenComesAndCounted() throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(
+            policy: RateLimitPolicy(rate: 10, burst: 1)!, maximumDelay: .milliseconds(250), clock: clock.function)
+        let api = try APIHarness(rateLimiter: limiter)
+        let key = try api.makeTenant("acme").key
+        let first = api.send(.post, "/v1/devices", key: key, json: #"{"name":"one"}"#)
+        #expect(first.status == 201 && first.delay == .zero)
+        let paced = api.send(.post, "/v1/devices", key: key, json: #"{"name":"two"}"#)
+        #expect(paced.status == 201, "paced, not refused: the device is made")
+        #expect(paced.delay == .milliseconds(100), "its answer waits for the next token")
+        #expect(api.send(.get, "/v1/devices", key: key).delay == .milliseconds(200))
+        #expect(api.send(.get, "/v1/devices", key: key).status == 429, "the next token is 300 ms away: past the delay")
+        let scrape = api.send(.get, "/metrics", key: APIHarness.adminToken)
+        let text = try PrometheusText(String(decoding: scrape.body, as: UTF8.self))
+        #expect(text.value("bgemu_rate_paced_total", [:]) == 2)
+        #expect(text.value("bgemu_rate_limited_total", ["reason": "requestRate"]) == 1)
+    }
+
     @Test func writesAndReadsShareTheBucketAndARefusedWriteDoesNothing() throws {
         let (api, clock, _) = try harness(rate: 1, burst: 2)
         let key = try api.makeTenant("acme").key

@@ -87,7 +87,7 @@ def main():
                            ("bgemu_events_written", "counter"), ("bgemu_sqlite_commit_duration_seconds", "histogram"),
                            ("bgemu_http_connections_open", "gauge"), ("bgemu_event_streams_open", "gauge"),
                            ("bgemu_realtime_clocks_driven", "gauge"), ("bgemu_stream_refusals", "counter"),
-                           ("bgemu_rate_limited", "counter")]:
+                           ("bgemu_rate_limited", "counter"), ("bgemu_rate_paced", "counter")]:
             check(name in families, f"family {name} missing; got {sorted(families)}")
             check(families[name].type == kind, f"{name} is a {families[name].type}, not a {kind}")
 

@@ -60,6 +60,7 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
     private let commitDuration: ValueHistogram
     private let streamRefusals: [StreamRefusal: Counter]
     private let rateLimited = Mutex<[String: Counter]>([:])
+    private let pacedRequests: Counter
 
     /// Why a stream was refused: the problem codes of the two stream limits.
     public enum StreamRefusal: String, Sendable, CaseIterable {
@@ -90,6 +91,10 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
                 labels: [("reason", reason.rawValue)])
         }
         streamRefusals = refusals
+        pacedRequests = registry.makeCounter(descriptor: Self.name(
+            "rate_paced_total",
+            "Requests over their tenant's rate answered when their token came (--rate-limit-delay), not refused."))
+        pacedRequests.increment(by: Int64(0))
         rateLimited(reason: "requestRate", by: 0)  // at 0 from the start, so that rate() sees the first refusal
     }
 
@@ -132,6 +137,11 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
     /// keeps a fixed, small set of values.
     public func rateLimited(reason: StaticString = "requestRate") {
         rateLimited(reason: reason, by: 1)
+    }
+
+    /// Counts one request over its tenant's rate that was paced (answered when its token came) rather than refused.
+    public func ratePaced() {
+        pacedRequests.increment()
     }
 
     private func rateLimited(reason: StaticString, by amount: Int64) {

@@ -58,6 +58,7 @@ struct RateLimitMiddleware: HTTPMiddleware {
         // answer buy a client nothing that the 429's own fields do not tell it.
         case .allowed: return try next(request, context)
         case .delayed(let wait):
+            metrics?.ratePaced()
             var response = try next(request, context)
             response.delay = max(response.delay, wait)
             return response
