@@ -9,29 +9,45 @@ enum EventRows {
     /// The columns a read selects, in the order ``recorded(_:)`` expects.
     static let columns = "id, tenant_id, device_id, bundle_id, type, at, recorded_at, data"
 
-    /// The `data` texts of a batch of events, as UTF-8 in one buffer: event `n`'s text is `bytes[ends[n - 1]..<ends[n]]`.
+    /// The texts of a batch of events' rows, as UTF-8 in one buffer: each event's `data` text, then its `type`, then
+    /// its `bundle_id` if it has one. They are bound where they are (no copy by SQLite, no `String` per field).
     struct EncodedData {
         var bytes: [UInt8] = []
-        var ends: [Int] = []
+        /// Where each event's `data` text is in ``bytes``.
+        var data: [Range<Int>] = []
+        /// Where each event's type is in ``bytes``.
+        var types: [Range<Int>] = []
+        /// Where each event's bundle id is in ``bytes``; nil for an event of no app.
+        var bundleIds: [Range<Int>?] = []
 
-        var count: Int { ends.count }
-
-        /// The byte range of event `index`'s text in ``bytes``.
-        func range(_ index: Int) -> Range<Int> { (index == 0 ? 0 : ends[index - 1])..<ends[index] }
+        var count: Int { data.count }
     }
 
-    /// The `data` texts of `events`, computed before the transaction so that it stays short, and so that data
-    /// that cannot be written (a non-finite number) fails before anything is written. Written as bytes into one
-    /// buffer: no `String` per field or per event.
+    /// The row texts of `events`, computed before the transaction so that it stays short, and so that data that
+    /// cannot be written (a non-finite number) fails before anything is written. Written as bytes into one buffer:
+    /// no `String` per field or per event.
     static func encodeData(_ events: [EmulationEvent]) throws -> EncodedData {
-        var data = EncodedData()
-        data.bytes.reserveCapacity(events.count * 128)
-        data.ends.reserveCapacity(events.count)
+        var encoded = EncodedData()
+        encoded.bytes.reserveCapacity(events.count * 160)
+        encoded.data.reserveCapacity(events.count)
+        encoded.types.reserveCapacity(events.count)
+        encoded.bundleIds.reserveCapacity(events.count)
         for event in events {
-            try EventJSON.write(event.data, to: &data.bytes)
-            data.ends.append(data.bytes.count)
+            var start = encoded.bytes.count
+            try EventJSON.write(event.data, to: &encoded.bytes)
+            encoded.data.append(start..<encoded.bytes.count)
+            start = encoded.bytes.count
+            encoded.bytes.append(contentsOf: event.type.rawValue.utf8)
+            encoded.types.append(start..<encoded.bytes.count)
+            if let bundleId = event.bundleId {
+                start = encoded.bytes.count
+                encoded.bytes.append(contentsOf: bundleId.utf8)
+                encoded.bundleIds.append(start..<encoded.bytes.count)
+            } else {
+                encoded.bundleIds.append(nil)
+            }
         }
-        return data
+        return encoded
     }
 
     /// How many rows one insert statement writes: a batch's rows go in statements of 64, then of 8, then one by
@@ -77,7 +93,7 @@ enum EventRows {
                 let rows = rowsPerStatement.first { $0 <= events.count - start } ?? 1
                 let insert = try db.cachedStatement(insertSQLByRows[rows] ?? insertSQL(rows: rows))
                 insert.reset()
-                // The data texts are bound where they are, in `bytes`: no binding outlives this iteration.
+                // The texts are bound where they are, in `bytes`: no binding outlives this iteration.
                 defer {
                     insert.reset()
                     insert.clearBindings()
@@ -86,13 +102,16 @@ enum EventRows {
                 try insert.bind(.text(device.id), at: 2)
                 try insert.bind(.text(recordedText), at: 3)
                 for row in 0..<rows {
-                    let event = events[start + row]
                     let first = 4 + 4 * row
-                    try insert.bind(event.bundleId.map(SQLiteValue.text) ?? .null, at: first)
-                    try insert.bind(.text(event.type.rawValue), at: first + 1)
-                    try insert.bind(.integer(event.at.milliseconds), at: first + 2)
-                    let text = UnsafeBufferPointer(rebasing: bytes[data.range(start + row)])
-                    try insert.bindStaticText(text, at: first + 3)
+                    let index = start + row
+                    if let bundleId = data.bundleIds[index] {
+                        try insert.bindStaticText(UnsafeBufferPointer(rebasing: bytes[bundleId]), at: first)
+                    } else {
+                        try insert.bind(.null, at: first)
+                    }
+                    try insert.bindStaticText(UnsafeBufferPointer(rebasing: bytes[data.types[index]]), at: first + 1)
+                    try insert.bind(.integer(events[index].at.milliseconds), at: first + 2)
+                    try insert.bindStaticText(UnsafeBufferPointer(rebasing: bytes[data.data[index]]), at: first + 3)
                 }
                 while try insert.step() != nil {}
                 guard db.changes == rows else {
