@@ -39,34 +39,43 @@ struct NodeWriter {
 
     private mutating func writeObject(_ object: ObjectNode) {
         bytes.append(UInt8(ascii: "{"))
-        let keys = object.keys
-        let prefixes = object.prefixes
+        let members = object.members
         /// The order of members `a` and `b`: by key bytes, then by position, so that of a key encoded twice the
         /// last value is written, once (JSONEncoder keeps a dictionary: the later value replaces the earlier).
         func precedes(_ a: Int, _ b: Int) -> Bool {
-            if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
-            let order = Self.compare(keys[a], keys[b])
+            if members[a].prefix != members[b].prefix { return members[a].prefix < members[b].prefix }
+            let order = Self.compare(members[a].key, members[b].key)
             return order == 0 ? a < b : order < 0
         }
         func sameKey(_ a: Int, _ b: Int) -> Bool {
-            prefixes[a] == prefixes[b] && Self.compare(keys[a], keys[b]) == 0
+            members[a].prefix == members[b].prefix && Self.compare(members[a].key, members[b].key) == 0
         }
-        var order = Array(keys.indices)
         var sorted = true
-        for index in order.dropFirst() where !precedes(index - 1, index) || sameKey(index - 1, index) {
+        for index in members.indices.dropFirst() where !precedes(index - 1, index) || sameKey(index - 1, index) {
             sorted = false
             break
         }
-        if !sorted { order.sort(by: precedes) }
+        if sorted {  // the common case (keys encoded in order): no order array to make
+            for index in members.indices {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(members[index].key)
+                bytes.append(UInt8(ascii: ":"))
+                write(members[index].value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+            return
+        }
+        var order = Array(members.indices)
+        order.sort(by: precedes)
         var first = true
         for (position, index) in order.enumerated() {
             // A repeated key sits right before its last value.
-            if !sorted, position + 1 < order.count, sameKey(order[position + 1], index) { continue }
+            if position + 1 < order.count, sameKey(order[position + 1], index) { continue }
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
-            writeString(keys[index])
+            writeString(members[index].key)
             bytes.append(UInt8(ascii: ":"))
-            write(object.values[index])
+            write(members[index].value)
         }
         bytes.append(UInt8(ascii: "}"))
     }

@@ -20,17 +20,26 @@ enum JSONNode {
 
 /// An object's members in the order they were encoded; sorted by key when written.
 final class ObjectNode {
-    var keys: [String] = []
-    var values: [JSONNode] = []
-    /// The first eight UTF-8 bytes of each key as a big-endian number, zero-padded: most comparisons of the sort
-    /// are settled by these alone.
-    var prefixes: [UInt64] = []
+    /// One member: its key, the key's first bytes (see ``prefix(_:)``) and its value.
+    struct Member {
+        var key: String
+        /// The first eight UTF-8 bytes of the key as a big-endian number, zero-padded: most comparisons of the
+        /// sort are settled by these alone.
+        var prefix: UInt64
+        var value: JSONNode
+    }
+
+    /// One array for the three of them, with room for a typical object from its first member: an object was three
+    /// arrays that grew one member at a time, a dozen allocations for a run of a device's document.
+    var members: [Member] = []
 
     func append(_ key: String, _ value: JSONNode) {
-        keys.append(key)
-        values.append(value)
-        prefixes.append(Self.prefix(key))
+        if members.isEmpty { members.reserveCapacity(Self.initialCapacity) }
+        members.append(Member(key: key, prefix: Self.prefix(key), value: value))
     }
+
+    /// Members an object has room for at its first: most objects have fewer.
+    static let initialCapacity = 12
 
     static func prefix(_ key: String) -> UInt64 {
         var key = key

@@ -1,4 +1,5 @@
 // Rows of the `events` table: appending events inside a write, and reading them back.
+import CSQLite
 import Emulation
 import Foundation
 
@@ -8,41 +9,74 @@ enum EventRows {
     /// The columns a read selects, in the order ``recorded(_:)`` expects.
     static let columns = "id, tenant_id, device_id, bundle_id, type, at, recorded_at, data"
 
-    /// The `data` texts of a batch of events, as UTF-8 in one buffer: event `n`'s text is `bytes[ends[n - 1]..<ends[n]]`.
+    /// The texts of a batch of events' rows, as UTF-8 in one buffer: each event's `data` text, then its `type`, then
+    /// its `bundle_id` if it has one. They are bound where they are (no copy by SQLite, no `String` per field).
     struct EncodedData {
         var bytes: [UInt8] = []
-        var ends: [Int] = []
+        /// Where each event's `data` text is in ``bytes``.
+        var data: [Range<Int>] = []
+        /// Where each event's type is in ``bytes``.
+        var types: [Range<Int>] = []
+        /// Where each event's bundle id is in ``bytes``; nil for an event of no app.
+        var bundleIds: [Range<Int>?] = []
 
-        var count: Int { ends.count }
-
-        /// The byte range of event `index`'s text in ``bytes``.
-        func range(_ index: Int) -> Range<Int> { (index == 0 ? 0 : ends[index - 1])..<ends[index] }
+        var count: Int { data.count }
     }
 
-    /// The `data` texts of `events`, computed before the transaction so that it stays short, and so that data
-    /// that cannot be written (a non-finite number) fails before anything is written. Written as bytes into one
-    /// buffer: no `String` per field or per event.
+    /// The row texts of `events`, computed before the transaction so that it stays short, and so that data that
+    /// cannot be written (a non-finite number) fails before anything is written. Written as bytes into one buffer:
+    /// no `String` per field or per event.
     static func encodeData(_ events: [EmulationEvent]) throws -> EncodedData {
-        var data = EncodedData()
-        data.bytes.reserveCapacity(events.count * 128)
-        data.ends.reserveCapacity(events.count)
+        var encoded = EncodedData()
+        encoded.bytes.reserveCapacity(events.count * 160)
+        encoded.data.reserveCapacity(events.count)
+        encoded.types.reserveCapacity(events.count)
+        encoded.bundleIds.reserveCapacity(events.count)
         for event in events {
-            try EventJSON.write(event.data, to: &data.bytes)
-            data.ends.append(data.bytes.count)
+            var start = encoded.bytes.count
+            try EventJSON.write(event.data, to: &encoded.bytes)
+            encoded.data.append(start..<encoded.bytes.count)
+            start = encoded.bytes.count
+            encoded.bytes.append(contentsOf: event.type.rawValue.utf8)
+            encoded.types.append(start..<encoded.bytes.count)
+            if let bundleId = event.bundleId {
+                start = encoded.bytes.count
+                encoded.bytes.append(contentsOf: bundleId.utf8)
+                encoded.bundleIds.append(start..<encoded.bytes.count)
+            } else {
+                encoded.bundleIds.append(nil)
+            }
         }
-        return data
+        return encoded
     }
 
-    /// The insert of one event row; `tenant_id`, `device_id` and `recorded_at` (1, 2, 6) are the same for a batch.
-    private static let insertSQL = """
-        INSERT INTO events (tenant_id, device_id, bundle_id, type, at, recorded_at, data)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        """
+    /// How many rows one insert statement writes: a batch's rows go in statements of 64, then of 8, then one by
+    /// one. Each statement's execution has a cost of its own besides its rows' (opening and closing it, its statement
+    /// journal, the `AUTOINCREMENT` counter read and written back once per statement, the foreign key check's
+    /// bookkeeping): one statement for 64 rows pays that once, not 64 times.
+    static let rowsPerStatement = [64, 8, 1]
+
+    /// The insert of `rows` event rows. `tenant_id`, `device_id` and `recorded_at` are the same for a batch: they are
+    /// parameters 1–3, bound once; row `n` (from 0) takes parameters `4 + 4n` to `7 + 4n` (`bundle_id`, `type`,
+    /// `at`, `data`).
+    static func insertSQL(rows: Int) -> String {
+        let values = (0..<rows).map { row in
+            let first = 4 + 4 * row
+            return "(?1, ?2, ?\(first), ?\(first + 1), ?\(first + 2), ?3, ?\(first + 3))"
+        }
+        return "INSERT INTO events (tenant_id, device_id, bundle_id, type, at, recorded_at, data) VALUES "
+            + values.joined(separator: ", ")
+    }
+
+    /// The SQL of ``insertSQL(rows:)`` for each of ``rowsPerStatement``, made once.
+    private static let insertSQLByRows: [Int: String] = Dictionary(
+        uniqueKeysWithValues: rowsPerStatement.map { ($0, insertSQL(rows: $0)) })
 
     /// Appends `events` of `device` inside the caller's write; answers them with their ids, in order.
     ///
     /// The ids come from `AUTOINCREMENT`: greater than every id ever used in the table, and, since the database
-    /// has one writer, increasing in commit order service-wide.
+    /// has one writer, increasing in commit order service-wide. The rows of one statement are inserted in the order
+    /// of its `VALUES`, each with the id after the previous one's, so the last insert's id gives them all.
     static func append(
         _ events: [EmulationEvent], data: EncodedData, of device: Device, recordedAt: Date, _ db: SQLiteConnection
     ) throws -> [RecordedEvent] {
@@ -53,26 +87,46 @@ enum EventRows {
         let recordedAt = StorageDate.date(milliseconds: StorageDate.milliseconds(recordedAt))
         var recorded: [RecordedEvent] = []
         recorded.reserveCapacity(events.count)
-        // One statement for the batch, bound column by column: the columns shared by every row once, the others
-        // per row (a reset keeps the bindings), the data text straight from the encoded bytes.
-        let insert = try db.cachedStatement(insertSQL)
-        insert.reset()
-        defer { insert.reset() }
-        try insert.bind(.text(device.tenantId), at: 1)
-        try insert.bind(.text(device.id), at: 2)
-        try insert.bind(.text(recordedText), at: 6)
         try data.bytes.withUnsafeBufferPointer { bytes in
-            for (index, event) in events.enumerated() {
+            var start = 0
+            while start < events.count {
+                let rows = rowsPerStatement.first { $0 <= events.count - start } ?? 1
+                let insert = try db.cachedStatement(insertSQLByRows[rows] ?? insertSQL(rows: rows))
                 insert.reset()
-                try insert.bind(event.bundleId.map(SQLiteValue.text) ?? .null, at: 3)
-                try insert.bind(.text(event.type.rawValue), at: 4)
-                try insert.bind(.integer(event.at.milliseconds), at: 5)
-                try insert.bindText(UnsafeBufferPointer(rebasing: bytes[data.range(index)]), at: 7)
+                // The texts are bound where they are, in `bytes`: no binding outlives this iteration.
+                defer {
+                    insert.reset()
+                    insert.clearBindings()
+                }
+                try insert.bind(.text(device.tenantId), at: 1)
+                try insert.bind(.text(device.id), at: 2)
+                try insert.bind(.text(recordedText), at: 3)
+                for row in 0..<rows {
+                    let first = 4 + 4 * row
+                    let index = start + row
+                    if let bundleId = data.bundleIds[index] {
+                        try insert.bindStaticText(UnsafeBufferPointer(rebasing: bytes[bundleId]), at: first)
+                    } else {
+                        try insert.bind(.null, at: first)
+                    }
+                    try insert.bindStaticText(UnsafeBufferPointer(rebasing: bytes[data.types[index]]), at: first + 1)
+                    try insert.bind(.integer(events[index].at.milliseconds), at: first + 2)
+                    try insert.bindStaticText(UnsafeBufferPointer(rebasing: bytes[data.data[index]]), at: first + 3)
+                }
                 while try insert.step() != nil {}
-                recorded.append(
-                    RecordedEvent(
-                        id: db.lastInsertRowID, tenantId: device.tenantId, deviceId: device.id, event: event,
-                        recordedAt: recordedAt))
+                guard db.changes == rows else {
+                    throw SQLiteError(
+                        extendedResultCode: SQLITE_INTERNAL,
+                        message: "an insert of \(rows) events changed \(db.changes) rows", sql: insert.sql)
+                }
+                let last = db.lastInsertRowID
+                for row in 0..<rows {
+                    recorded.append(
+                        RecordedEvent(
+                            id: last - Int64(rows - 1 - row), tenantId: device.tenantId, deviceId: device.id,
+                            event: events[start + row], recordedAt: recordedAt))
+                }
+                start += rows
             }
         }
         // The count the retention reads (see migration `006_event_retention`), in the same transaction.

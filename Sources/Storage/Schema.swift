@@ -139,5 +139,9 @@ public func openDatabase(
 ) throws -> Database {
     let database = try Database(path: path, readerCount: readerCount)
     try migrator.migrate(database)
+    // The writer keeps its temporary files in memory: a multi-row insert of events (see `EventRows`) keeps a
+    // statement journal, which SQLite otherwise spills to a temporary file past 64 KiB, a write system call per
+    // page. Set after the migrations, whose index builds over large tables may sort more than is worth holding.
+    try database.writeWithoutTransaction { try $0.execute("PRAGMA temp_store=MEMORY") }
     return database
 }

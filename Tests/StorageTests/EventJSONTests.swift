@@ -37,6 +37,23 @@ import Testing
         #expect(try EventJSON.encode([:]) == "{}")
     }
 
+    /// Keys sort by all their UTF-8 bytes, not only by the first eight the sort compares first: keys that share
+    /// those, a key that is a prefix of another (also with a NUL after it), non-ASCII keys, many keys.
+    @Test func keysSortByEveryByte() throws {
+        let keys = [
+            "identifier", "identifiers", "identifie", "identifiea", "identifiez", "idenTifier", "id", "i", "",
+            "runId", "run", "runIdentifier", "runId\u{00}", "runId\u{00}x", "é", "z", "Z", "漢字", "👩‍👩‍👧",
+            "aaaaaaaa", "aaaaaaaab", "aaaaaaaaa", "aaaaaaa", "a\u{00}b", "a", "a\u{00}",
+        ]
+        var data: [String: EventValue] = [:]
+        for (index, key) in keys.enumerated() { data[key] = .int(Int64(index)) }
+        let sorted = keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let members = sorted.map { key in
+            "\"" + key.replacingOccurrences(of: "\u{00}", with: "\\u0000") + "\":" + String(keys.firstIndex(of: key)!)
+        }
+        #expect(try EventJSON.encode(data) == "{" + members.joined(separator: ",") + "}")
+    }
+
     @Test func foreignSpellingsAreRead() throws {
         let text = #" { "a" : [ 1 , -0 , 1E2 , 2e-1 , 12345678901234567890 ] , "s" : "\u00e9\ud83d\ude00\/\b\f" } "#
         let decoded = try EventJSON.decode(text)

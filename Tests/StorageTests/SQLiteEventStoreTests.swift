@@ -66,6 +66,28 @@ import Testing
         }
     }
 
+    /// A write's events go in statements of several rows (64, 8, then one by one): whatever the count, they get
+    /// consecutive ids in their order, and each row reads back as the event it was, data and all.
+    @Test(arguments: [1, 7, 8, 9, 63, 64, 65, 75, 137])
+    func eventsOfAWriteGetConsecutiveIdsInTheirOrder(count: Int) throws {
+        try withStores { s throws in
+            let device = makeDevice("dev_a", tenantId: "ten_1")
+            _ = try s.devices.insert(device, appending: [event("device.created")], recordedAt: wall)
+            let events = (0..<count).map { n in
+                event(
+                    "run.n\(n % 5)", bundleId: n % 3 == 0 ? nil : "com.app\(n % 4)", at: 1_767_225_600_000 + Int64(n),
+                    data: ["n": .int(Int64(n)), "text": .string(String(repeating: "x", count: n % 17)), "even": .bool(n % 2 == 0)])
+            }
+            let recorded = try #require(try s.devices.update(device, appending: events, recordedAt: wall))
+            #expect(recorded.map(\.id) == Array(2...Int64(count + 1)))
+            #expect(recorded.map(\.event) == events)
+            #expect(try s.all("ten_1") == [try s.all("ten_1")[0]] + recorded)
+            // The next write goes on from there.
+            let next = try #require(try s.devices.update(device, appending: [event("after")], recordedAt: wall))
+            #expect(next.map(\.id) == [Int64(count + 2)])
+        }
+    }
+
     @Test func updateAppendsAndAnswersNilForAGoneDevice() throws {
         try withStores { s throws in
             var device = makeDevice("dev_a", tenantId: "ten_1")

@@ -41,10 +41,11 @@ public struct AppRuntime: Sendable, Codable, Equatable {
 
     public var openTasks: [BackgroundTask] { backgroundTasks.filter(\.isOpen) }
     public var openRuns: [Run] { runs.filter(\.isOpen) }
-    /// Whether a task is open, without copying the list (the clock's advance asks often).
-    public var hasOpenTask: Bool { backgroundTasks.contains(where: \.isOpen) }
-    /// Whether a run is open, without copying the history.
-    public var hasOpenRun: Bool { runs.contains(where: \.isOpen) }
+    /// Whether a task is open, without copying the list (the clock's advance asks often). By index: iterating would
+    /// copy each task out, retaining and releasing its strings.
+    public var hasOpenTask: Bool { backgroundTasks.indices.contains { backgroundTasks[$0].isOpen } }
+    /// Whether a run is open, without copying the history or its runs (see ``hasOpenTask``).
+    public var hasOpenRun: Bool { runs.indices.contains { runs[$0].isOpen } }
 }
 
 /// An app's budget of discretionary launches for one virtual day (R27).

@@ -90,7 +90,8 @@ extension DeviceEngine {
         _ i: Int, _ candidate: Candidate, atPredictedUse: Bool, predicted: inout VirtualInstant??,
         explain: Bool = true, verdictOnly: Bool = false
     ) -> ConditionList {
-        let app = device.apps[i]
+        // The app is read in place (`device.apps[i]`), not copied: a copy of an app retains and releases each of
+        // its arrays and strings, and an opportunity weighs every app.
         let c = device.conditions
         let policy = self.policy
         var list = ConditionList(explain: explain, verdictOnly: verdictOnly)
@@ -99,9 +100,10 @@ extension DeviceEngine {
         case .request(let request):
             isProcessing = request.kind == .processing
             list.add("permitted", "R15",
-                              app.manifest.permittedIdentifiers.contains(request.identifier) && app.manifest.declares(request.kind.requiredMode),
+                              device.apps[i].manifest.permittedIdentifiers.contains(request.identifier)
+                                  && device.apps[i].manifest.declares(request.kind.requiredMode),
                               "identifier permitted and mode \(request.kind.requiredMode.rawValue) declared")
-            list.add("launchHandlerRegistered", "R16", app.launchHandlers.contains(request.identifier),
+            list.add("launchHandlerRegistered", "R16", device.apps[i].launchHandlers.contains(request.identifier),
                               "BGTaskScheduler.register was called for it at launch")
             let begin = request.earliestBeginDate
             list.add("earliestBeginDate", "R19", begin.map { $0 <= now } ?? true,
@@ -117,20 +119,22 @@ extension DeviceEngine {
                                   "processing runs only while the device is locked and the user is not active")
             }
         case .fetch:
-            let interval = app.runtime.fetchInterval
+            let interval = device.apps[i].runtime.fetchInterval
             let spacing: VirtualDuration = if case .seconds(let s) = interval { s } else { .seconds(0) }
-            let due = app.runtime.lastFetchAt.map { $0 + spacing <= now } ?? true
-            list.add("fetchMode", "R28", app.manifest.declares(.fetch) && policy.appRefreshRun != nil,
+            let due = device.apps[i].runtime.lastFetchAt.map { $0 + spacing <= now } ?? true
+            list.add("fetchMode", "R28",
+                              device.apps[i].manifest.declares(.fetch) && policy.appRefreshRun != nil,
                               policy.appRefreshRun == nil ? "background fetch exists from iOS 7" : "the fetch background mode")
             list.add("fetchInterval", "R28", interval != .never && due, "minimum background fetch interval")
         }
-        list.add("notInForeground", "R3", !(app.state == .active || app.state == .inactive),
+        let state = device.apps[i].state
+        list.add("notInForeground", "R3", !(state == .active || state == .inactive),
                           "the system launches apps into the background only")
         list.add("batteryNotCritical", "R25", c.batteryLevel > policy.criticalBatteryLevel || c.charging,
                           "battery \(c.batteryLevel) %, critical at \(policy.criticalBatteryLevel) % unless charging")
         list.add("lowPowerModeOff", "R18", !c.lowPowerMode, "Low Power Mode turns Background App Refresh off")
         list.add("backgroundAppRefreshDevice", "R18", c.backgroundAppRefresh, "the device's switch")
-        list.add("backgroundAppRefreshApp", "R18", app.settings.backgroundAppRefresh, "the app's switch")
+        list.add("backgroundAppRefreshApp", "R18", device.apps[i].settings.backgroundAppRefresh, "the app's switch")
         if !isProcessing, list.isOpen {
             let next: VirtualInstant?
             if let known = predicted {
@@ -142,17 +146,18 @@ extension DeviceEngine {
             list.add("usagePrediction", "R26", atPredictedUse || next == nil,
                               next.map { "held for the predicted use; launches at \($0)" } ?? "no usage pattern to wait for")
         }
-        list.add("notForceQuit", "R25", !app.runtime.forceQuit, "force-quit apps wait for the user to launch them (R5)")
+        list.add("notForceQuit", "R25", !device.apps[i].runtime.forceQuit,
+                          "force-quit apps wait for the user to launch them (R5)")
         if !isProcessing, list.isOpen {
             let used = budgetUsed(i)
             let budget = dailyBudget(i)
             list.add("budget", "R27", used < budget, "\(used) of \(budget) discretionary launches used today")
         }
         let spacing = policy.minimumLaunchSpacing
-        let last = app.runtime.lastDiscretionaryLaunchAt
+        let last = device.apps[i].runtime.lastDiscretionaryLaunchAt
         list.add("rateLimit", "R25", last.map { $0 + spacing <= now } ?? true,
                           last.map { "last discretionary launch at \($0)" } ?? "no launch yet")
-        list.add("noOpenRun", "R25", !app.runtime.hasOpenRun, "one discretionary run at a time per app")
+        list.add("noOpenRun", "R25", !device.apps[i].runtime.hasOpenRun, "one discretionary run at a time per app")
         return list
     }
 
