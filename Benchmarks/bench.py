@@ -1396,6 +1396,8 @@ def bench_retention(ctx: Context, server: Server) -> list[Result]:
 
     # The same database, now with a retention: the pruner starts at once, on its own thread.
     restarted = start_bgemu_retention_on(ctx, server, database)
+    # The runner watches and stops the server it started: from here on, that is the restarted process.
+    server.process, server.log = restarted.process, restarted.log
     client = KeepAliveClient(restarted.port, server.info["api_key"])
     try:
         def pruned() -> bool:
