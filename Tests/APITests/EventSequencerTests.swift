@@ -19,6 +19,20 @@ import Testing
         #expect(sequencer.watermark == 13 && !sequencer.isBlocked && sequencer.blockedSince == nil)
     }
 
+    /// The path for events that follow the watermark in order, and the cases it must leave to the general one.
+    @Test func onlyEventsThatFollowTheWatermarkInOrderTakeTheShortPath() {
+        var sequencer = EventSequencer(watermark: 10)
+        #expect(sequencer.accept(events(12, 11), now: start).released.map(\.id) == [11, 12], "a swapped batch is sorted")
+        #expect(sequencer.accept(events(13, 15), now: start).released.map(\.id) == [13], "15 waits for 14")
+        #expect(sequencer.isBlocked)
+        #expect(sequencer.accept(events(14), now: start).released.map(\.id) == [14, 15], "nothing pending is skipped")
+        #expect(sequencer.accept(events(15, 16), now: start).late == [15], "a repeat is late, not released twice")
+        #expect(sequencer.watermark == 16 && !sequencer.isBlocked)
+        var fresh = EventSequencer(watermark: nil)
+        #expect(fresh.accept(events(7, 8), now: start).released.map(\.id) == [7, 8])
+        #expect(fresh.accept([], now: start).released.isEmpty && fresh.watermark == 8)
+    }
+
     @Test func eventsPublishedOutOfOrderAreReleasedInOrder() {
         var sequencer = EventSequencer(watermark: 0)
         #expect(sequencer.accept(events(3, 4), now: start).released.isEmpty)

@@ -45,6 +45,14 @@ struct EventSequencer {
     /// Takes published events (any order, any tenants); answers those that can now go out, in id order.
     mutating func accept(_ events: [RecordedEvent], now: ContinuousClock.Instant) -> Outcome {
         var outcome = Outcome()
+        // The usual case: nothing waits, and the events follow the watermark in order. They go as they are.
+        if pending.isEmpty, let start = watermark ?? events.first.map({ $0.id - 1 }),
+           events.indices.allSatisfy({ events[$0].id == start + 1 + Int64($0) }), let last = events.last {
+            watermark = last.id
+            blockedSince = nil
+            outcome.released = events
+            return outcome
+        }
         guard let first = events.map(\.id).min() else { return outcome }
         let watermark = self.watermark ?? (first - 1)
         self.watermark = watermark
