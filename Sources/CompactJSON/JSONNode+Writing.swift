@@ -44,11 +44,11 @@ struct NodeWriter {
         /// last value is written, once (JSONEncoder keeps a dictionary: the later value replaces the earlier).
         func precedes(_ a: Int, _ b: Int) -> Bool {
             if members[a].prefix != members[b].prefix { return members[a].prefix < members[b].prefix }
-            let order = Self.compare(members[a].key, members[b].key)
+            let order = JSONKeyOrder.compare(members[a].key, members[b].key)
             return order == 0 ? a < b : order < 0
         }
         func sameKey(_ a: Int, _ b: Int) -> Bool {
-            members[a].prefix == members[b].prefix && Self.compare(members[a].key, members[b].key) == 0
+            members[a].prefix == members[b].prefix && JSONKeyOrder.compare(members[a].key, members[b].key) == 0
         }
         var sorted = true
         for index in members.indices.dropFirst() where !precedes(index - 1, index) || sameKey(index - 1, index) {
@@ -78,23 +78,6 @@ struct NodeWriter {
             write(members[index].value)
         }
         bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// The order of two keys' UTF-8 bytes (negative, zero, positive), as `memcmp` gives it: the generic
-    /// `lexicographicallyPrecedes` over `UTF8View` cost more than the rest of writing.
-    static func compare(_ a: String, _ b: String) -> Int {
-        var a = a
-        var b = b
-        return a.withUTF8 { left in
-            b.withUTF8 { right in
-                let common = min(left.count, right.count)
-                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
-                    let order = memcmp(l, r, common)
-                    if order != 0 { return Int(order) }
-                }
-                return left.count - right.count
-            }
-        }
     }
 
     /// A floating-point number as JSONEncoder writes it: Swift's shortest round-tripping text without a

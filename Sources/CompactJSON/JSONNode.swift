@@ -35,20 +35,11 @@ final class ObjectNode {
 
     func append(_ key: String, _ value: JSONNode) {
         if members.isEmpty { members.reserveCapacity(Self.initialCapacity) }
-        members.append(Member(key: key, prefix: Self.prefix(key), value: value))
+        members.append(Member(key: key, prefix: JSONKeyOrder.prefix(key), value: value))
     }
 
     /// Members an object has room for at its first: most objects have fewer.
     static let initialCapacity = 12
-
-    static func prefix(_ key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { bytes in
-            var prefix: UInt64 = 0
-            for index in 0..<8 { prefix = prefix << 8 | (index < bytes.count ? UInt64(bytes[index]) : 0) }
-            return prefix
-        }
-    }
 }
 
 /// An array's elements.

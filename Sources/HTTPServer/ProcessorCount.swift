@@ -23,9 +23,8 @@ public enum ProcessorCount {
     /// Whole processors (rounded up, at least 1) of a quota over a period, both in microseconds; nil when either
     /// is missing or not positive (cgroup v1 writes `-1` for no limit).
     static func limit(quota: String?, period: String?) -> Int? {
-        guard let quota = quota.flatMap({ Int($0.filter { $0 != "\n" && $0 != " " }) }),
-              let period = period.flatMap({ Int($0.filter { $0 != "\n" && $0 != " " }) }),
-              quota > 0, period > 0
+        let number = { (text: String?) in text.flatMap { Int($0.filter { $0 != "\n" && $0 != " " }) } }
+        guard let quota = number(quota), let period = number(period), quota > 0, period > 0
         else { return nil }
         return max(1, (quota + period - 1) / period)
     }

@@ -1,4 +1,5 @@
 // The stored form of an event's `data`: JSON text that reads back as exactly the values that were written.
+import CompactJSON
 import Emulation
 
 /// JSON for `[String: EventValue]` (RFC 8259), written and read here rather than with `JSONEncoder`, because the
@@ -68,7 +69,7 @@ enum EventJSON {
                 var count = 0
                 defer { base.deinitialize(count: count) }
                 for (key, value) in members {
-                    (base + count).initialize(to: Member(key: key, prefix: keyPrefix(key), value: value))
+                    (base + count).initialize(to: Member(key: key, prefix: JSONKeyOrder.prefix(key), value: value))
                     var position = count
                     count += 1
                     while position > 0, precedes(base + position, base + position - 1) {
@@ -87,7 +88,7 @@ enum EventJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// A member of an object being written, with its key's ``keyPrefix(_:)``.
+    /// A member of an object being written, with its key's `JSONKeyOrder.prefix`.
     private struct Member {
         var key: String
         var prefix: UInt64
@@ -98,36 +99,7 @@ enum EventJSON {
     /// every byte.
     private static func precedes(_ a: UnsafeMutablePointer<Member>, _ b: UnsafeMutablePointer<Member>) -> Bool {
         if a.pointee.prefix != b.pointee.prefix { return a.pointee.prefix < b.pointee.prefix }
-        return utf8Precedes(a.pointee.key, b.pointee.key)
-    }
-
-    /// The first eight UTF-8 bytes of `key` as a big-endian number, zero-padded: keys whose numbers differ are in
-    /// the order of their numbers (a key that is a prefix of another has zeros where the other has bytes, and comes
-    /// first, as it should); keys whose numbers are equal are compared byte by byte.
-    private static func keyPrefix(_ key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { bytes in
-            var prefix: UInt64 = 0
-            for index in 0..<8 { prefix = prefix << 8 | (index < bytes.count ? UInt64(bytes[index]) : 0) }
-            return prefix
-        }
-    }
-
-    /// Whether `a` comes before `b` in the order of their UTF-8 bytes (which is the order of their scalars).
-    private static func utf8Precedes(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        return a.withUTF8 { a in
-            b.withUTF8 { b in
-                let common = min(a.count, b.count)
-                var i = 0
-                while i < common {
-                    if a[i] != b[i] { return a[i] < b[i] }
-                    i += 1
-                }
-                return a.count < b.count
-            }
-        }
+        return JSONKeyOrder.compare(a.pointee.key, b.pointee.key) < 0
     }
 
     /// The decimal digits of `int`, as `String(int)` writes them.

@@ -68,9 +68,8 @@ enum EventRows {
             + values.joined(separator: ", ")
     }
 
-    /// The SQL of ``insertSQL(rows:)`` for each of ``rowsPerStatement``, made once.
-    private static let insertSQLByRows: [Int: String] = Dictionary(
-        uniqueKeysWithValues: rowsPerStatement.map { ($0, insertSQL(rows: $0)) })
+    /// The SQL of ``insertSQL(rows:)`` for each of ``rowsPerStatement``, largest first, made once.
+    private static let insertStatements: [(rows: Int, sql: String)] = rowsPerStatement.map { ($0, insertSQL(rows: $0)) }
 
     /// Appends `events` of `device` inside the caller's write; answers them with their ids, in order.
     ///
@@ -90,8 +89,9 @@ enum EventRows {
         try data.bytes.withUnsafeBufferPointer { bytes in
             var start = 0
             while start < events.count {
-                let rows = rowsPerStatement.first { $0 <= events.count - start } ?? 1
-                let insert = try db.cachedStatement(insertSQLByRows[rows] ?? insertSQL(rows: rows))
+                // The largest statement that the events left fill (the last takes one row: there always is one).
+                let (rows, sql) = Self.insertStatements.first { $0.rows <= events.count - start }!
+                let insert = try db.cachedStatement(sql)
                 insert.reset()
                 // The texts are bound where they are, in `bytes`: no binding outlives this iteration.
                 defer {

@@ -61,11 +61,12 @@ import Testing
         let paced = api.send(.post, "/v1/devices", key: key, json: #"{"name":"two"}"#)
         #expect(paced.status == 201, "paced, not refused: the device is made")
         #expect(paced.delay == .milliseconds(100), "its answer waits for the next token")
-        #expect(api.send(.get, "/v1/devices", key: key).delay == .milliseconds(200))
+        let failing = api.send(.get, "/v1/devices/dev_missing", key: key)
+        #expect(failing.status == 404 && failing.delay == .milliseconds(200), "a paced request that fails waits too")
         #expect(api.send(.get, "/v1/devices", key: key).status == 429, "the next token is 300 ms away: past the delay")
         let scrape = api.send(.get, "/metrics", key: APIHarness.adminToken)
         let text = try PrometheusText(String(decoding: scrape.body, as: UTF8.self))
-        #expect(text.value("bgemu_rate_paced_total", [:]) == 2)
+        #expect(text.value("bgemu_rate_paced_total", [:]) == 2)  // the creation and the failing read
         #expect(text.value("bgemu_rate_limited_total", ["reason": "requestRate"]) == 1)
     }
 

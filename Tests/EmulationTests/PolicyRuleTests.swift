@@ -130,6 +130,27 @@ struct PolicyRuleTests {
         #expect(RFC3339.format(started.at) == "2026-01-05T07:50:00.000Z")
     }
 
+    /// R26 counts days of use, not launches: three launches near 8:00 on two days make no pattern (three days are
+    /// needed); a third day does.
+    @Test func R26_twoLaunchesOnOneDayCountAsOneDayOfUse() throws {
+        var engine = EngineFixture.engine()
+        let day = 86_400.0
+        for (d, minutes) in [(0.0, 0.0), (0, 10), (1, 5)] {
+            try engine.advance(to: VirtualInstant.defaultStart + .seconds(d * day + 8 * Self.hour + minutes * 60))
+            try engine.launch(app)
+            try engine.background(app)
+        }
+        try engine.launch(app)
+        try engine.submit(app, TaskRequest(kind: .appRefresh, identifier: refresh, submittedAt: engine.now))
+        try engine.background(app)
+        #expect(try engine.eligibility(app, identifier: refresh).predictedLaunchAt == nil, "three launches, two days")
+        try engine.advance(to: VirtualInstant.defaultStart + .seconds(2 * day + 8 * Self.hour))
+        try engine.launch(app)
+        try engine.submit(app, TaskRequest(kind: .appRefresh, identifier: refresh, submittedAt: engine.now))
+        try engine.background(app)
+        #expect(try engine.eligibility(app, identifier: refresh).predictedLaunchAt != nil, "a third day makes it")
+    }
+
     @Test func R27_appsThatRunToExpirationGetFewerLaunchesThanAppsThatFinishFast() throws {
         func launchesOnSecondDay(_ behavior: RunBehavior) throws -> Int {
             let script = AppBehavior(runs: [.fetch: behavior])

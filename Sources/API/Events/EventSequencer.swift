@@ -48,8 +48,7 @@ struct EventSequencer {
         // The usual case: nothing waits, and the events follow the watermark in order. They go as they are.
         if pending.isEmpty, let start = watermark ?? events.first.map({ $0.id - 1 }),
            events.indices.allSatisfy({ events[$0].id == start + 1 + Int64($0) }), let last = events.last {
-            watermark = last.id
-            blockedSince = nil
+            watermark = last.id  // `blockedSince` is nil already: nothing is pending
             outcome.released = events
             return outcome
         }

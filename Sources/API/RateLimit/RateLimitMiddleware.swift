@@ -50,7 +50,8 @@ struct RateLimitMiddleware: HTTPMiddleware {
         guard let tenant = context[AuthenticatedTenant.self] else { return try next(request, context) }
         // An answer made from the head alone, the body unread: when this middleware judged that head refused,
         // it stays refused, even if a token came back in the microseconds since.
-        if Self.bodyUnread(request), limiter.refusedRecently(tenant.id) {
+        let bodyUnread = Self.bodyUnread(request)
+        if bodyUnread, limiter.refusedRecently(tenant.id) {
             return refusal(retryAfter: limiter.refuse(tenant.id), held: false)
         }
         switch limiter.admit(tenant.id) {
@@ -59,10 +60,18 @@ struct RateLimitMiddleware: HTTPMiddleware {
         case .allowed: return try next(request, context)
         case .delayed(let wait):
             metrics?.ratePaced()
-            var response = try next(request, context)
+            var response: HTTPResponse
+            do {
+                response = try next(request, context)
+            } catch {
+                // A paced request that fails waits for its token too: a flood of failing requests is paced as
+                // one of succeeding ones is. The problem is made here, as the problem middleware would make it.
+                guard let problem = Problems.problem(for: error) ?? (error as? any HTTPResponseError) else { throw error }
+                response = problem.response()
+            }
             response.delay = max(response.delay, wait)
             return response
-        case .refused(let retryAfter): return refusal(retryAfter: retryAfter, held: !Self.bodyUnread(request))
+        case .refused(let retryAfter): return refusal(retryAfter: retryAfter, held: !bodyUnread)
         }
     }
 

@@ -83,7 +83,7 @@ extension ScenarioParser {
             let push = PushRequest(
                 apnsId: UUID().uuidString.lowercased(), payload: payload, topic: topic, pushType: headers["pushType"],
                 priority: headers["priority"], expiration: headers["expiration"], collapseId: headers["collapseId"])
-            // APNs's rejection fails the step as a conflict (``ScenarioStep/failure(of:)``).
+            // APNs's rejection fails the step as a conflict (the runner maps a `PushRejection`).
             return .push(push)
         case "fetchInterval":
             return wire(FetchIntervalBody.self, body, field)?.command(bundleId: app)

@@ -101,15 +101,12 @@ extension EventLoop {
     /// ``streamFlushesPerPass`` of them: a thousand streams of one tenant are a thousand sends, which another
     /// tenant's request would otherwise wait behind.
     func flushScheduledStreams() {
-        guard !scheduledStreams.isEmpty else { return }
-        var keys = spareStreamKeys
-        swap(&keys, &scheduledStreams)
-        let count = min(keys.count, Self.streamFlushesPerPass)
-        for key in keys[..<count] {
-            if let connection = connection(for: key) { flushStream(connection) }
+        let count = min(scheduledStreams.count, Self.streamFlushesPerPass)
+        guard count > 0 else { return }
+        // Flushing touches no scheduled key (a writer's new bytes are scheduled through the inbox).
+        for index in 0..<count {
+            if let connection = connection(for: scheduledStreams[index]) { flushStream(connection) }
         }
-        if count < keys.count { scheduledStreams.append(contentsOf: keys[count...]) }
-        keys.removeAll(keepingCapacity: true)
-        spareStreamKeys = keys
+        scheduledStreams.removeFirst(count)  // in place: the rest keep their order and the array its storage
     }
 }
