@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service as ChromeService
 from selenium.webdriver.support.ui import WebDriverWait
@@ -138,7 +139,11 @@ def driver():
 
 
 def wait(driver, condition, timeout=20, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d), message)
+    # A condition that finds an element the page re-renders meanwhile meets a stale element: it is asked again at
+    # the next poll, as when the element is not there yet.
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+                         ).until(lambda d: condition(d), message)
 
 
 def screenshot(driver, name):
