@@ -172,7 +172,8 @@ import Testing
         gated.open()
         let writer = open(hub, tenant: "a", after: 0)
         #expect(writer.wait { $0.isFinished })
-        #expect(hub.subscriberCount == 0)
+        // The stream is finished before its subscriber is dropped (on the replaying thread), so this may lag.
+        #expect(writer.wait { _ in hub.subscriberCount == 0 })
     }
 
     @Test func heartbeatsReachEveryStreamAndStopFinishesThem() {

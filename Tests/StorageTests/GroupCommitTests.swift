@@ -138,4 +138,29 @@ import Testing
             #expect(commits.load(ordering: .relaxed) <= 1_600)
         }
     }
+
+    /// Each waiting thread is woken once, by its own semaphore, to return or to lead the next batch: with more
+    /// threads than cores, every write still returns, only after it is committed, and the lead passes on.
+    @Test func thirtyTwoThreadsEachReturnOnlyOnceTheirOwnWriteIsCommitted() throws {
+        try withDatabase { database throws in
+            let group = DispatchGroup()
+            let unseen = Atomic(0)
+            for thread in 0..<32 {
+                group.enter()
+                Thread.detachNewThread {
+                    for n in 0..<40 {
+                        let key = "t\(thread)-\(n)"
+                        try? database.writeTogether { db in try db.execute("INSERT INTO settings VALUES (?, ?)", [key, "\(n)"]) }
+                        let seen = try? database.read { try $0.scalar("SELECT value FROM settings WHERE name = ?", [key], as: String.self) }
+                        if seen != "\(n)" { unseen.add(1, ordering: .relaxed) }
+                    }
+                    group.leave()
+                }
+            }
+            #expect(group.wait(timeout: .now() + 60) == .success)
+            #expect(unseen.load(ordering: .relaxed) == 0)
+            #expect(try Self.count(database) == 32 * 40)
+            #expect(database.groupCommit.queuedCount == 0)
+        }
+    }
 }

@@ -15,17 +15,18 @@ import Testing
             defer { database.close() }
             let checkpointer = try #require(database.checkpointer)
             let before = Self.size(path)
-            // ~4,000 pages of 4 KiB through the writer: past the threshold several times.
+            // A page of 4 KiB per row through the writer, twice the threshold's worth: past it at least once.
+            let rows = 2 * Int(WALCheckpointer.threshold)
             let blob = String(repeating: "x", count: 3_000)
-            for n in 0..<4_000 {
+            for n in 0..<rows {
                 try database.write { db in try db.execute("INSERT INTO settings VALUES (?, ?)", ["k\(n)", blob]) }
             }
             let deadline = Date().addingTimeInterval(10)
             while checkpointer.runs.load(ordering: .relaxed) == 0, Date() < deadline { usleep(10_000) }
             #expect(checkpointer.runs.load(ordering: .relaxed) >= 1)
             // The pages reached the database file itself, not only the WAL.
-            #expect(Self.size(path) > before + 4 * 1_000 * 1_000)
-            #expect(try database.read { try $0.scalar("SELECT count(*) FROM settings", as: Int.self) } == 4_000)
+            #expect(Self.size(path) > before + Int(WALCheckpointer.threshold) * 3_000)
+            #expect(try database.read { try $0.scalar("SELECT count(*) FROM settings", as: Int.self) } == rows)
         }
     }
 

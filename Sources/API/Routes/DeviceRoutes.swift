@@ -103,10 +103,11 @@ enum DeviceRoutes {
         guard issues.isEmpty, let osVersion else { throw EmulationError.invalid(issues) }
         var generator = SystemRandomNumberGenerator()
         let seed = body.seed ?? (generator.next() >> 11)  // fits a JSON number exactly (53 bits)
+        let createdAt = env.wallClock()
         var device = Device(
-            id: SecretGenerator.newID("dev"), tenantId: tenantId, name: name, model: model, osVersion: osVersion,
-            multitaskingSupported: multitasking, clock: clock, conditions: conditions, seed: seed,
-            createdAt: env.wallClock())
+            id: SecretGenerator.newOrderedID("dev", milliseconds: Int64(createdAt.timeIntervalSince1970 * 1000)),
+            tenantId: tenantId, name: name, model: model, osVersion: osVersion, multitaskingSupported: multitasking,
+            clock: clock, conditions: conditions, seed: seed, createdAt: createdAt)
         device.policyOverrides = body.policy ?? [:]
         return device
     }

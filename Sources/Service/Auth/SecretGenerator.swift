@@ -12,6 +12,18 @@ public enum SecretGenerator {
         prefix + "_" + KeyHasher.hex(randomBytes(12))
     }
 
+    /// A new identifier whose order follows creation time, `dev_` and 12 bytes in hex: 6 bytes of `milliseconds`
+    /// since 1970 (big-endian, as a UUIDv7 begins), then 6 random bytes. Rows keyed by it are appended at the end
+    /// of their indexes instead of at random places: a batch of creations dirties the same few index pages, not one
+    /// page each, and those pages stay in the cache. Within one millisecond the order is random; 48 random bits
+    /// keep identifiers made together apart.
+    public static func newOrderedID(_ prefix: String, milliseconds: Int64) -> String {
+        var bytes = randomBytes(12)
+        let time = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
+        for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: time >> (8 * (5 - i))) }
+        return prefix + "_" + KeyHasher.hex(bytes)
+    }
+
     static func randomBytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let ok = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
