@@ -10,7 +10,7 @@ struct BGEmu: ParsableCommand {
         subcommands: [
             Serve.self, CreateCommand.self, DevicesCommand.self, InstallCommand.self, LaunchCommand.self,
             TerminateCommand.self, PushCommand.self, AdvanceCommand.self, EventsCommand.self, ScenarioCommand.self,
-            KeysCommand.self,
+            KeysCommand.self, ForecastCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }

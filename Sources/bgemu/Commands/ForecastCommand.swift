@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+
+/// `bgemu forecast FILE.json`: runs a fleet forecast on the service (`POST /v1/forecasts`), shows its progress and
+/// prints the summary.
+struct ForecastCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forecast",
+        abstract: "Forecast how a fleet of synthetic devices runs an app's background work.",
+        discussion: """
+            FILE is the forecast request as JSON (the body of POST /v1/forecasts: seed, devices, days, osVersion, \
+            app, population, pushes), or - for standard input. The command waits for the forecast, with a \
+            progress bar on a terminal, and prints per run kind the share of devices that ran within 1h, 4h and \
+            24h of the install, the first-run delays, the runs per device per day and why the others never ran. \
+            Ctrl-C cancels the forecast on the service (DELETE /v1/forecasts/{forecastId}).
+            """)
+
+    @OptionGroup var client: ClientOptions
+
+    @Argument(help: "The forecast request (JSON), or - for standard input.")
+    var file: String
+
+    @Flag(help: "Print the finished forecast as JSON instead of the summary.")
+    var json = false
+
+    @Option(help: "Also write the per-device rows (CSV) to this file.")
+    var csv: String?
+
+    @Option(help: "Seconds between two looks at the forecast's progress.")
+    var poll: Double = 0.25
+
+    func validate() throws {
+        guard poll > 0, poll <= 60 else { throw ValidationError("--poll must be more than 0 and at most 60 seconds.") }
+    }
+
+    func run() throws {
+        try CommandFailure.reporting(hints: Self.hints) {
+            let body = try Self.read(file)
+            let service = try client.client()
+            let created = try ServiceClient.object(try service.send(
+                "POST", "/v1/forecasts", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
+                body: body))
+            guard let id = created["forecastId"] as? String else {
+                throw CommandFailure.local("the service answered a forecast without a forecastId")
+            }
+            let path = ServiceClient.path("v1", "forecasts", id)
+            let progress = ForecastProgressBar(interactive: isatty(STDERR_FILENO) == 1)
+            let interrupt = InterruptFlag.install()
+            var forecast = created
+            while forecast["state"] as? String == "running" {
+                if interrupt.isSet {
+                    _ = try? service.send("DELETE", path)
+                    progress.finish()
+                    Terminal.error("forecast \(id) cancelled")
+                    throw ExitCode(130)
+                }
+                progress.show(forecast["progress"] as? Double ?? 0)
+                Thread.sleep(forTimeInterval: poll)
+                forecast = try service.json("GET", path)
+            }
+            progress.show(forecast["progress"] as? Double ?? 1)
+            progress.finish()
+            guard forecast["state"] as? String == "done" else {
+                let problem = forecast["error"] as? [String: Any]
+                throw CommandFailure.local(
+                    "forecast \(id) failed: \(problem?["detail"] as? String ?? problem?["title"] as? String ?? "no reason given")")
+            }
+            if let csv {
+                let rows = try service.send("GET", path + "/devices", headers: [("Accept", "text/csv")])
+                guard FileManager.default.createFile(atPath: csv, contents: Data(rows.body)) else {
+                    throw CommandFailure.local("cannot write \(csv)")
+                }
+            }
+            if json {
+                let data = try JSONSerialization.data(withJSONObject: forecast, options: [.sortedKeys])
+                return Terminal.line(String(decoding: data, as: UTF8.self))
+            }
+            for line in ForecastSummary.lines(forecast) { Terminal.line(line) }
+            if let csv { Terminal.line("per-device rows: \(csv)") }
+        }
+    }
+
+    static let hints = [
+        "forecast-running": "one forecast runs at a time per tenant: wait for it, or cancel it with "
+            + "DELETE /v1/forecasts/{forecastId} (GET /v1/forecasts lists them)",
+    ]
+
+    /// The request's bytes: the file, or standard input for `-`.
+    static func read(_ file: String) throws -> [UInt8] {
+        if file == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandFailure.local("cannot read \(file)")
+        }
+        return Array(data)
+    }
+}
