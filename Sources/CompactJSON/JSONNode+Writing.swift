@@ -24,6 +24,7 @@ struct NodeWriter {
         case .float(let value): writeFloatingText(value.description)
         case .string(let value): writeString(value)
         case .number(let text): bytes.append(contentsOf: text.utf8)
+        case .raw(let json): bytes.append(contentsOf: json)
         case .object(let object): writeObject(object)
         case .array(let array):
             bytes.append(UInt8(ascii: "["))

@@ -12,6 +12,8 @@ enum JSONNode {
     case string(String)
     /// A number already in its textual form (`Decimal`).
     case number(String)
+    /// JSON already written (``JSONFragment``).
+    case raw([UInt8])
     case object(ObjectNode)
     case array(ArrayNode)
     /// Filled later: what a `superEncoder()` writes.

@@ -182,9 +182,12 @@ public final class SQLiteConnection {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws (and the error rethrown).
     ///
     /// Inside an open transaction it nests as a savepoint, so that `body` is still all-or-nothing.
+    ///
+    /// `BEGIN`, `COMMIT`, the savepoints and `ROLLBACK` go through the statement cache instead of being compiled
+    /// anew for every transaction (2 % of a device creation's instructions).
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         if isInTransaction { return try savepoint(body) }
-        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        try execute("BEGIN \(kind.rawValue) TRANSACTION", [])
         let result: T
         do {
             result = try body()
@@ -195,7 +198,7 @@ public final class SQLiteConnection {
                     extendedResultCode: SQLITE_ABORT, message: "the transaction was rolled back by SQLite during its body")
             }
             let start = ContinuousClock.now
-            try execute("COMMIT TRANSACTION")
+            try execute("COMMIT TRANSACTION", [])
             commitObserver?(ContinuousClock.now - start)
         } catch {
             rollbackQuietly()
@@ -207,18 +210,18 @@ public final class SQLiteConnection {
     /// Runs `body` in a savepoint of the open transaction (or in a transaction when there is none).
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
         guard isInTransaction else { return try transaction(.immediate, body) }
-        try execute("SAVEPOINT bgemu")
+        try execute("SAVEPOINT bgemu", [])
         let result: T
         do {
             result = try body()
         } catch {
             // ROLLBACK TO keeps the savepoint on the stack; RELEASE pops it. Either fails when SQLite already rolled
             // the whole transaction back, which is fine: the body's error is the one to report.
-            try? execute("ROLLBACK TRANSACTION TO SAVEPOINT bgemu")
-            try? execute("RELEASE SAVEPOINT bgemu")
+            try? execute("ROLLBACK TRANSACTION TO SAVEPOINT bgemu", [])
+            try? execute("RELEASE SAVEPOINT bgemu", [])
             throw error
         }
-        try execute("RELEASE SAVEPOINT bgemu")
+        try execute("RELEASE SAVEPOINT bgemu", [])
         return result
     }
 
@@ -226,7 +229,7 @@ public final class SQLiteConnection {
     func rollbackQuietly() {
         guard isInTransaction else { return }
         resetBusyStatements()
-        try? execute("ROLLBACK TRANSACTION")
+        try? execute("ROLLBACK TRANSACTION", [])
     }
 }
 

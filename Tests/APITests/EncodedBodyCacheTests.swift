@@ -1,4 +1,5 @@
 import CompactJSON
+import Emulation
 import Foundation
 import Testing
 @testable import API
@@ -56,5 +57,24 @@ import Testing
         let first = api.send(.get, "/v1/devices/\(device)", key: key)
         let again = api.send(.get, "/v1/devices/\(device)", key: key)
         #expect(first.body == again.body)
+    }
+}
+
+/// The policy of a device's answer is encoded once per distinct policy and reused: the bytes kept are always those
+/// of the policy asked for, past the number of policies kept as well.
+@Suite struct PolicyFragmentTests {
+    @Test func eachPolicysKeptBytesAreItsOwnEncodingEvenPastTheNumberKept() throws {
+        let profiles = (0..<(PolicyBody.remembered + 8)).map { n -> Profile in
+            var profile = Profile.ios13
+            profile.backgroundTaskAllowance = VirtualDuration(seconds: Double(10 + n))
+            return profile
+        } + [Profile.ios4, Profile.ios7, Profile.ios13]
+        for _ in 0..<2 {
+            for profile in profiles {
+                let fragment = PolicyBody.fragment(profile)
+                #expect(fragment.value == PolicyBody(profile))
+                #expect(fragment.bytes == (try JSONBody.encoder.encode(PolicyBody(profile))))
+            }
+        }
     }
 }

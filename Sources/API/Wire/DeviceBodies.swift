@@ -1,3 +1,4 @@
+import CompactJSON
 import Emulation
 import Service
 
@@ -90,7 +91,8 @@ struct DeviceBody: Encodable, Equatable, Sendable {
     var osVersion: String
     var multitaskingSupported: Bool
     var profile: String
-    var policy: PolicyBody
+    /// Encoded once per distinct policy (every device of a profile without overrides shares one).
+    var policy: JSONFragment<PolicyBody>
     var policyOverrides: [String: Double]
     var clock: ClockBody
     var conditions: DeviceConditions
@@ -107,7 +109,7 @@ struct DeviceBody: Encodable, Equatable, Sendable {
         osVersion = device.osVersion.description
         multitaskingSupported = device.multitaskingSupported
         profile = device.profile.name
-        policy = PolicyBody(device.policy)
+        policy = PolicyBody.fragment(device.policy)
         policyOverrides = device.policyOverrides
         clock = ClockBody(device.clock, wallMilliseconds: wallMilliseconds)
         conditions = device.conditions
