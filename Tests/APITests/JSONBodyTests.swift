@@ -28,6 +28,12 @@ import Testing
         #expect(JSONDuplicateMembers.first(in: Array(#"[{"a":1},{"a":2}]"#.utf8)) == nil)
         #expect(JSONDuplicateMembers.first(in: Array(#"{"a":{"b":1},"c":[{"b":1,"b":2}]}"#.utf8)) == "c[0].b")
         #expect(JSONDuplicateMembers.first(in: Array(#"{"a\"b":1,"a\u0022b":2}"#.utf8)) == #"a"b"#)
+        // A string value with escaped quotes and braces is stepped over whole; names in other scripts compare as
+        // decoded text (an escaped spelling of the same name is the same name).
+        #expect(JSONDuplicateMembers.first(in: Array(#"{"v":"}\",\"v\":{","w":[1,"]"],"v":2}"#.utf8)) == "v")
+        #expect(JSONDuplicateMembers.first(in: Array(#"{"v":"a\\","w":1}"#.utf8)) == nil)
+        #expect(JSONDuplicateMembers.first(in: Array(#"{"nämé":1,"n\u00e4m\u00e9":2}"#.utf8)) == "nämé")
+        #expect(JSONDuplicateMembers.first(in: Array(#"{"x":{"ü":[{"a":true,"a":null}]}}"#.utf8)) == "x.ü[0].a")
         // A hostile nesting is not followed (no stack is spent on it); the decoder refuses it.
         let deep = Array(repeating: UInt8(ascii: "["), count: 1_000_000)
         #expect(JSONDuplicateMembers.first(in: deep) == nil)

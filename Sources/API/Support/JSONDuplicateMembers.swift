@@ -19,8 +19,9 @@ enum JSONDuplicateMembers {
         var i = 0
         var depth = 0
 
-        /// Scans one value; answers `.some(path)` on a duplicate, `.some(nil)` when fine, nil when lost.
-        mutating func value(path: String) -> String?? {
+        /// Scans one value; answers `.some(path)` on a duplicate, `.some(nil)` when fine, nil when lost. `path` is
+        /// made only for a value that is an object or an array (a scalar has no members to name).
+        mutating func value(path: @autoclosure () -> String) -> String?? {
             skipSpace()
             guard i < bytes.count else { return nil }
             switch bytes[i] {
@@ -28,16 +29,22 @@ enum JSONDuplicateMembers {
                 guard depth < JSONDuplicateMembers.maximumDepth else { return nil }
                 depth += 1
                 defer { depth -= 1 }
-                return bytes[i] == UInt8(ascii: "{") ? object(path: path) : array(path: path)
-            case UInt8(ascii: "\""): return string() == nil ? nil : .some(nil)
+                return bytes[i] == UInt8(ascii: "{") ? object(path: path()) : array(path: path())
+            case UInt8(ascii: "\""): return skipString() ? .some(nil) : nil
             default:
                 // A number, true, false or null: up to the next delimiter.
-                while i < bytes.count, !Self.delimiters.contains(bytes[i]) { i += 1 }
+                while i < bytes.count, !Self.isDelimiter(bytes[i]) { i += 1 }
                 return .some(nil)
             }
         }
 
-        static let delimiters: Set<UInt8> = [44, 93, 125, 32, 9, 10, 13]  // , ] } and white space
+        /// `,` `]` `}` and white space.
+        static func isDelimiter(_ byte: UInt8) -> Bool {
+            switch byte {
+            case 44, 93, 125, 32, 9, 10, 13: true
+            default: false
+            }
+        }
 
         mutating func object(path: String) -> String?? {
             i += 1
@@ -47,12 +54,12 @@ enum JSONDuplicateMembers {
             while i < bytes.count {
                 skipSpace()
                 guard let name = string() else { return nil }
-                let member = path.isEmpty ? name : path + "." + name
-                if !names.insert(name).inserted { return .some(member) }
+                func member() -> String { path.isEmpty ? name : path + "." + name }
+                if !names.insert(name).inserted { return .some(member()) }
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
                 i += 1
-                guard let inner = value(path: member) else { return nil }
+                guard let inner = value(path: member()) else { return nil }
                 if let found = inner { return .some(found) }
                 skipSpace()
                 guard i < bytes.count else { return nil }
@@ -80,10 +87,34 @@ enum JSONDuplicateMembers {
             return nil
         }
 
+        /// Steps over a string at `i`; false when it is not one.
+        mutating func skipString() -> Bool {
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return false }
+            i += 1
+            while i < bytes.count {
+                switch bytes[i] {
+                case UInt8(ascii: "\""):
+                    i += 1
+                    return true
+                case UInt8(ascii: "\\"): i += 2
+                default: i += 1
+                }
+            }
+            return false
+        }
+
         /// A string at `i` with its escapes decoded; nil when it is not one.
         mutating func string() -> String? {
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
             i += 1
+            // Most names have no escape: their bytes are the name.
+            let start = i
+            while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i += 1 }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+                i += 1
+                return String(decoding: bytes[start..<i - 1], as: UTF8.self)
+            }
+            i = start
             var units: [UInt16] = []
             var raw: [UInt8] = []
             func flushRaw() {
