@@ -39,7 +39,9 @@ public struct ForecastRequest: Sendable, Equatable, Codable {
         case seed, devices, days, osVersion, app, population, pushes
     }
 
+    /// Absent optional fields take their defaults; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["seed", "devices", "days", "osVersion", "app", "population", "pushes"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0
         devices = try c.decode(Int.self, forKey: .devices)
@@ -74,7 +76,9 @@ public struct ForecastPushSchedule: Sendable, Equatable, Codable {
         case everyMinutes, atHours, priority, expirationSeconds
     }
 
+    /// Absent optional fields take their defaults; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["everyMinutes", "atHours", "priority", "expirationSeconds"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         everyMinutes = try c.decodeIfPresent(Double.self, forKey: .everyMinutes)
         atHours = try c.decodeIfPresent([Double].self, forKey: .atHours)
