@@ -1,3 +1,5 @@
+import Foundation
+
 /// The app of a forecast: its Info.plist keys, how its handlers answer, and what it does each time the user opens it.
 public struct ForecastApp: Sendable, Equatable, Codable {
     /// The bundle identifier (reverse-DNS, as on install).
@@ -61,14 +63,70 @@ public struct ForecastApp: Sendable, Equatable, Codable {
     }
 
     /// Absent optional fields take their defaults; an unknown key is an issue.
+    ///
+    /// `infoPlist` is the object of keys, or a string holding a real `Info.plist` file: its XML text, or a binary
+    /// property list in Base64. A file's strings are expanded with `buildSettings` (`{"PRODUCT_BUNDLE_IDENTIFIER":
+    /// "com.example.app"}`) and Xcode's defaults, as an upload to the `apps` route is; its `CFBundleIdentifier` is
+    /// the bundle id when `bundleId` is not given.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(allowed: ["bundleId", "infoPlist", "launchHandlers", "behavior", "atLaunch"])
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        bundleId = try c.decode(String.self, forKey: .bundleId)
-        infoPlist = try c.decodeIfPresent(ForecastInfoPlist.self, forKey: .infoPlist) ?? ForecastInfoPlist()
+        try decoder.rejectUnknownKeys(allowed: ["bundleId", "infoPlist", "buildSettings", "launchHandlers", "behavior", "atLaunch"])
+        let c = try decoder.container(keyedBy: ForecastAppKey.self)
+        let given = try c.decodeIfPresent(String.self, forKey: .bundleId)
+        if let file = try? c.decodeIfPresent(String.self, forKey: .infoPlist) {
+            let settings = try c.decodeIfPresent([String: String].self, forKey: .buildSettings) ?? [:]
+            let read = try Self.readInfoPlist(file, settings: settings, bundleId: given)
+            bundleId = read.bundleId
+            infoPlist = ForecastInfoPlist(
+                UIBackgroundModes: read.backgroundModes, BGTaskSchedulerPermittedIdentifiers: read.permittedIdentifiers,
+                UIApplicationExitsOnSuspend: read.exitsOnSuspend)
+        } else {
+            bundleId = try c.decode(String.self, forKey: .bundleId)
+            infoPlist = try c.decodeIfPresent(ForecastInfoPlist.self, forKey: .infoPlist) ?? ForecastInfoPlist()
+            if c.contains(.buildSettings) {
+                throw EmulationError.invalid([FieldIssue("app.buildSettings", "applies to an Info.plist file given as a string in app.infoPlist")])
+            }
+        }
         launchHandlers = try c.decodeIfPresent([String].self, forKey: .launchHandlers)
         behavior = try c.decodeIfPresent(AppBehaviorCoding.self, forKey: .behavior)?.behavior
         atLaunch = try c.decodeIfPresent(ForecastLaunchActions.self, forKey: .atLaunch) ?? ForecastLaunchActions()
+    }
+
+    private enum ForecastAppKey: String, CodingKey {
+        case bundleId, infoPlist, buildSettings, launchHandlers, behavior, atLaunch
+    }
+
+    /// The most build settings a request gives (as an upload's query).
+    public static let maximumBuildSettings = 500
+
+    /// Reads an Info.plist file given as a string (XML text, or a property list in Base64) as an upload is read;
+    /// issues name `app.infoPlist…`, `app.buildSettings` or `app.bundleId`.
+    static func readInfoPlist(_ file: String, settings: [String: String], bundleId: String?) throws -> InfoPlist {
+        guard settings.count <= maximumBuildSettings else {
+            throw EmulationError.invalid([FieldIssue("app.buildSettings", "at most \(maximumBuildSettings) settings")])
+        }
+        let text = file.drop { $0.isWhitespace || $0 == "\u{FEFF}" }  // a byte-order mark may lead the XML
+        let bytes: [UInt8]
+        if text.hasPrefix("<") {
+            bytes = Array(file.utf8)
+        } else if let data = Data(base64Encoded: String(text), options: .ignoreUnknownCharacters), !data.isEmpty {
+            bytes = Array(data)
+        } else {
+            throw EmulationError.invalid([FieldIssue(
+                "app.infoPlist", "must be an object of Info.plist keys, or the text of an Info.plist (XML, or a binary property list in Base64)")])
+        }
+        var levels = [BuildSettings.Level(source: "buildSettings", values: settings)]
+        if let bundleId { levels.append(BuildSettings.Level(source: "bundleId", values: ["PRODUCT_BUNDLE_IDENTIFIER": bundleId])) }
+        do {
+            return try InfoPlist.parse(bytes, settings: BuildSettings(levels), requestedBundleId: bundleId)
+        } catch EmulationError.invalid(let issues) {
+            throw EmulationError.invalid(issues.map { issue in
+                switch issue.field {
+                case "bundleId": FieldIssue("app.bundleId", issue.message)
+                case "Info.plist": FieldIssue("app.infoPlist", issue.message)
+                default: FieldIssue(issue.field.hasPrefix("app.") ? issue.field : "app.infoPlist." + issue.field, issue.message)
+                }
+            })
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

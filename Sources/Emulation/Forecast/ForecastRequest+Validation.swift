@@ -32,6 +32,10 @@ extension ForecastRequest {
         if case .seconds(let s) = app.atLaunch.fetchInterval {
             check(s.milliseconds >= 0 && s.seconds <= 7 * 86_400, "app.atLaunch.fetchInterval", "must be from 0 to 604800 seconds")
         }
+        let fetches = app.atLaunch.fetchInterval.map { $0 != .never } ?? false
+        check(!app.atLaunch.submit.isEmpty || fetches || !pushes.isEmpty, "app.atLaunch",
+              "gives the forecast nothing to count: submit a request (atLaunch.submit) or set a fetch interval "
+                  + "(atLaunch.fetchInterval) at launch, or send pushes")
         if let interval = app.atLaunch.fetchInterval, interval != .never {
             check(modes.contains(BackgroundMode.fetch.rawValue), "app.atLaunch.fetchInterval",
                   "needs the background mode fetch in infoPlist.UIBackgroundModes (R28)")

@@ -12,7 +12,9 @@ struct ForecastCommand: ParsableCommand {
             app, population, pushes), or - for standard input. The command waits for the forecast, with a \
             progress bar on a terminal, and prints per run kind the share of devices that ran within 1h, 4h and \
             24h of the install, the first-run delays, the runs per device per day and why the others never ran. \
-            Ctrl-C cancels the forecast on the service (DELETE /v1/forecasts/{forecastId}).
+            Ctrl-C cancels the forecast on the service (DELETE /v1/forecasts/{forecastId}). --info-plist puts the \
+            app's real Info.plist (XML or binary) in the request as app.infoPlist, with --setting values for the \
+            build settings its strings refer to.
             """)
 
     @OptionGroup var client: ClientOptions
@@ -26,16 +28,29 @@ struct ForecastCommand: ParsableCommand {
     @Option(help: "Also write the per-device rows (CSV) to this file.")
     var csv: String?
 
+    @Option(help: "The app's Info.plist file (XML or binary), sent as app.infoPlist.")
+    var infoPlist: String?
+
+    @Option(
+        name: .customLong("setting"),
+        help: "A build setting the Info.plist refers to, NAME=value (repeatable; app.buildSettings).")
+    var settings: [String] = []
+
     @Option(help: "Seconds between two looks at the forecast's progress.")
     var poll: Double = 0.25
 
     func validate() throws {
         guard poll > 0, poll <= 60 else { throw ValidationError("--poll must be more than 0 and at most 60 seconds.") }
+        for setting in settings where !setting.contains("=") {
+            throw ValidationError("--setting takes NAME=value, not \"\(setting)\".")
+        }
+        if !settings.isEmpty, infoPlist == nil { throw ValidationError("--setting goes with --info-plist.") }
     }
 
     func run() throws {
         try CommandFailure.reporting(hints: Self.hints) {
-            let body = try Self.read(file)
+            var body = try Self.read(file)
+            if let infoPlist { body = try Self.withInfoPlist(body, file: infoPlist, settings: settings) }
             let service = try client.client()
             let created = try ServiceClient.object(try service.send(
                 "POST", "/v1/forecasts", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
@@ -84,6 +99,29 @@ struct ForecastCommand: ParsableCommand {
         "forecast-running": "one forecast runs at a time per tenant: wait for it, or cancel it with "
             + "DELETE /v1/forecasts/{forecastId} (GET /v1/forecasts lists them)",
     ]
+
+    /// `body` with `app.infoPlist` the file's text (XML) or Base64 (a binary property list), and `app.buildSettings`
+    /// the settings given.
+    static func withInfoPlist(_ body: [UInt8], file: String, settings: [String]) throws -> [UInt8] {
+        guard var request = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            throw CommandFailure.local("the forecast request is not a JSON object")
+        }
+        guard let plist = FileManager.default.contents(atPath: file) else { throw CommandFailure.local("cannot read \(file)") }
+        var app = request["app"] as? [String: Any] ?? [:]
+        let text = String(data: plist, encoding: .utf8)
+        app["infoPlist"] = text.map { $0.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.hasPrefix("<") } == true
+            ? text : plist.base64EncodedString()
+        if !settings.isEmpty {
+            var values = app["buildSettings"] as? [String: Any] ?? [:]
+            for setting in settings {
+                let name = setting.prefix { $0 != "=" }
+                values[String(name)] = String(setting.dropFirst(name.count + 1))
+            }
+            app["buildSettings"] = values
+        }
+        request["app"] = app
+        return Array(try JSONSerialization.data(withJSONObject: request))
+    }
 
     /// The request's bytes: the file, or standard input for `-`.
     static func read(_ file: String) throws -> [UInt8] {
