@@ -2064,6 +2064,71 @@ def _terminate(signum, frame):  # SIGTERM / SIGHUP: unwind through the finally b
     raise KeyboardInterrupt
 
 
+# forecast: a fleet forecast of 10,000 devices x 7 days through the API, on the service's own threads
+
+FORECAST_DEVICES = 10_000
+FORECAST_DAYS = 7
+FORECAST_TARGET_SECONDS = 10.0  # issue 14: 10,000 devices x 7 days, app refresh + fetch, within 10 s on 2 cores
+FORECAST_REQUEST = {
+    "seed": 14, "devices": FORECAST_DEVICES, "days": FORECAST_DAYS,
+    "app": {
+        "bundleId": "com.example.weather",
+        "infoPlist": {"UIBackgroundModes": ["fetch"],
+                      "BGTaskSchedulerPermittedIdentifiers": ["com.example.weather.refresh"]},
+        "atLaunch": {"submit": [{"kind": "appRefresh", "identifier": "com.example.weather.refresh",
+                                 "earliestBeginSeconds": 900}],
+                     "fetchInterval": "minimum"},
+    },
+}
+
+
+@benchmark("forecast", server="bgemu", wrk=False,
+           about=f"POST /v1/forecasts: {FORECAST_DEVICES:,} devices x {FORECAST_DAYS} days of an app with app refresh "
+                 f"and fetch (default population), polled until done: wall time (target <= "
+                 f"{FORECAST_TARGET_SECONDS:.0f} s) and device-days per second")
+def bench_forecast(ctx: Context, _shared: Server) -> list[Result]:
+    server = start_bgemu(ctx, "bgemu-forecast")  # its own server: the forecast's CPU is this benchmark's alone
+    client = KeepAliveClient(server.port, server.info["api_key"])
+    try:
+        busy0, cpu0, t0 = machine_busy_seconds(), server.cpu_seconds(), time.perf_counter()
+        status, body = client.request("POST", "/v1/forecasts", FORECAST_REQUEST)
+        if status != 202:
+            raise RuntimeError(f"POST /v1/forecasts answered {status}: {body[:300]!r}")
+        location = "/v1/forecasts/" + json.loads(body)["forecastId"]
+        while True:
+            forecast = client.call("GET", location)
+            if forecast["state"] != "running":
+                break
+            time.sleep(0.05)
+        wall = time.perf_counter() - t0
+        cpu1, busy1 = server.cpu_seconds(), machine_busy_seconds()
+    finally:
+        client.close()
+    if forecast["state"] != "done":
+        raise RuntimeError(f"the forecast ended {forecast['state']}: {forecast.get('error')}")
+    device_days = FORECAST_DEVICES * FORECAST_DAYS
+    server_cpu = None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / wall
+    other_cpu = None if busy0 is None or busy1 is None or server_cpu is None else max(
+        0.0, (busy1 - busy0) / wall - server_cpu)
+    refresh = forecast["result"].get("appRefresh") or {}
+    within = refresh.get("devicesWithRunWithin", {})
+    print(f"  {FORECAST_DEVICES:,} devices x {FORECAST_DAYS} days in {wall:.2f} s (target <= "
+          f"{FORECAST_TARGET_SECONDS:.0f} s): {device_days / wall:,.0f} device-days/s, "
+          f"{forecast.get('devicesPerSecond', 0):,.0f} devices/s by the service's own clock"
+          + (f"; server {server_cpu:.2f} cores" if server_cpu is not None else "")
+          + (f", {other_cpu:.2f} cores of other work" if other_cpu is not None else ""), flush=True)
+    print(f"  app refresh within 1h / 4h / 24h of install: "
+          + " / ".join(f"{within.get(w, 0) * 100:.1f} %" for w in ("1h", "4h", "24h")), flush=True)
+    result = Result(benchmark="forecast", target=f"forecast {FORECAST_DEVICES} x {FORECAST_DAYS} days",
+                    connections=1, requests_per_second=None, p99_ms=None, duration_s=round(wall, 3),
+                    server_cpu=server_cpu, other_cpu=other_cpu)
+    result.extra.update({"seconds": round(wall, 3), "device-days/s": round(device_days / wall),
+                         "target seconds": FORECAST_TARGET_SECONDS, "met": wall <= FORECAST_TARGET_SECONDS})
+    return [result]
+
+
+# --------------------------------------------------------------------------------------------------
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     if args.list:
