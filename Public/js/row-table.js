@@ -1,8 +1,10 @@
 // An editable table of rows, each an object of the request (a usage pattern, a charging habit, a push schedule, a
 // launch submission, a run behaviour): one input per column, a button to remove a row and one to add one.
 //
-// A column is `{key, label, type, options, optional, placeholder, width}`; `type` is `text`, `number`, `list` (numbers
-// separated by commas), `check` or `select`; an `optional` column left empty is left out of its row's object.
+// A column is `{key, label, type, options, numeric, numberOrWord, optional, placeholder, width}`; `type` is `text`,
+// `number`, `list` (numbers or words separated by commas), `check` or `select` (`numeric` when its options are
+// numbers); `numberOrWord`: a text that is a number is sent as one (`5`, `"never"`); an `optional` column left empty
+// is left out of its row's object.
 
 let tableCount = 0;
 
