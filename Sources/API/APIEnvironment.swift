@@ -21,6 +21,8 @@ public struct APIEnvironment: Sendable {
     public var rateLimiter: RateLimiter?
     /// The service's metrics; when set, every request is counted and `GET /metrics` answers.
     public var metrics: ServiceMetrics? = nil
+    /// The fleet forecasts; nil: no `/v1/forecasts` routes.
+    public var forecasts: ForecastService? = nil
     /// The last encoded body of each device read, reused while it is equal (see ``EncodedBodyCache``).
     let deviceBodies = EncodedBodyCache<DeviceBody>(limit: 4_096)
 

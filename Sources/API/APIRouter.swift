@@ -49,6 +49,7 @@ public enum APIRouter {
             URLSessionRoutes.register(on: &v1, env)
             ActivityRoutes.register(on: &v1, env)
             ScenarioRoutes.register(on: &v1, env)
+            ForecastRoutes.register(on: &v1, env)
             EventRoutes.register(
                 on: &v1, hub: env.events, store: env.events.store, prunedEvents: env.prunedEvents,
                 refused: { env.metrics?.streamRefused($0) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Emulation
 import Foundation
 
 /// `bgemu serve`: every option also reads an environment variable, for service containers.
@@ -83,6 +84,9 @@ struct Serve: ParsableCommand {
     @Option(help: "KiB a second one tenant's event streams may be sent together; past it they catch up from the event log as the budget refills; 0 turns it off (env BGEMU_MAX_STREAM_RATE_PER_TENANT). [default: 8192]")
     var maxStreamRatePerTenant: Int?
 
+    @Option(help: "Largest forecast, in devices × days; a larger one is refused with 422 (env BGEMU_FORECAST_MAX_DEVICE_DAYS). [default: 1000000]")
+    var forecastMaxDeviceDays: Int?
+
     func run() throws {
         // Before any thread starts, so that every thread inherits it.
         TerminationSignals.block()
@@ -128,6 +132,9 @@ struct Serve: ParsableCommand {
             rateLimitHold, "BGEMU_RATE_LIMIT_HOLD", option: "rate-limit-hold", in: 0...60) ?? 1
         configured.rateLimitDelay = try Self.number(
             rateLimitDelay, "BGEMU_RATE_LIMIT_DELAY", option: "rate-limit-delay", in: 0...60) ?? 0.25
+        configured.forecastMaxDeviceDays = try Self.number(
+            forecastMaxDeviceDays, "BGEMU_FORECAST_MAX_DEVICE_DAYS", option: "forecast-max-device-days",
+            in: 1...(ForecastRequest.maximumDevices * ForecastRequest.maximumDays)) ?? 1_000_000
         configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         try Service(configuration: configured).run()
     }

@@ -60,6 +60,14 @@ struct Service {
                     maximumDelay: .milliseconds(Int(configuration.rateLimitDelay * 1000)))
             })
         environment.metrics = metrics
+        // Forecasts run on threads of their own at a lower priority, one per processor the service may use.
+        let forecasts = ForecastService(
+            store: SQLiteForecastStore(database: database), maximumDeviceDays: configuration.forecastMaxDeviceDays,
+            threads: HTTPServerConfiguration.activeProcessorCount, logger: logger,
+            publish: { hub.publish(forecastProgress: $0) })
+        let interrupted = try forecasts.failInterrupted()
+        if interrupted > 0 { logger.notice("\(interrupted) forecasts were running when the service stopped: marked failed") }
+        environment.forecasts = forecasts
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
@@ -116,6 +124,7 @@ struct Service {
         server.waitUntilStopped()
         metricsListener?.waitUntilStopped()
         realtime.stop()
+        forecasts.stop()
         // The last connection closed checkpoints the WAL into the database file and removes it: a stopped
         // service's volume holds one whole file, which is what an operator copies or backs up.
         database.close()

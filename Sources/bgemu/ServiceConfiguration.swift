@@ -49,6 +49,8 @@ struct ServiceConfiguration {
     var maxStreamBacklog: Int
     /// Bytes a second one tenant's event streams may be sent together (0: no limit).
     var maxStreamRatePerTenant: Int = 8192 << 10
+    /// The largest `devices × days` one forecast may ask for.
+    var forecastMaxDeviceDays: Int = 1_000_000
 
     init(
         host: String, port: Int, database: String, adminToken: String?, apiKey: String?, publicDirectory: String, openAPIFile: String,

@@ -174,6 +174,28 @@ final class EventSubscriber: Sendable {
         }
     }
 
+    /// A transient event's bytes (no id): written when the stream is live and its backlog has room, else dropped
+    /// (it is not stored, so a stream catching up never gets it). False when the stream is gone.
+    func offerTransient(_ bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            switch state.phase {
+            case .closed: return false
+            case .replaying: return true
+            case .live:
+                let backlog = writer.backlog
+                if backlog > 0 && bytes.count > liveCeiling - backlog { return true }
+                if budget?.take(bytes.count) == false { return true }
+                guard writer.write(bytes) else {
+                    state.phase = .closed
+                    state.buffer = []
+                    state.bufferBytes = 0
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
     /// Stops every further write (the stream is being finished or is gone).
     func close() {
         state.withLock { state in

@@ -39,6 +39,7 @@ enum AdminRoutes {
             guard try env.tenants.deleteTenant(id: id) else { throw Problems.notFound("tenant", id) }
             env.credentials.invalidate()
             env.devices.forgetTenant(id)
+            env.forecasts?.forgetTenant(id)  // its rows went with it; its running forecast stops
             return HTTPResponse(status: .noContent)
         }
 

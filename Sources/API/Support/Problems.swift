@@ -94,6 +94,19 @@ enum Problems {
                                                   detail: "The database is not available; try again.",
                                                   headers: ["Retry-After": "1"])
             }
+        case let error as ForecastServiceError:
+            switch error {
+            case .alreadyRunning(let id):
+                return conflict(
+                    "forecastRunning",
+                    "Your tenant's forecast \"\(id)\" is running; one runs at a time. Wait for it, or delete it.")
+            case .tooLarge(let deviceDays, let limit):
+                return invalid(
+                    "devices", "devices × days is \(deviceDays), past this service's limit of \(limit) device-days")
+            case .notDone(let id, let state):
+                return conflict(
+                    "forecastNotDone", "Forecast \"\(id)\" is \(state): its devices are there once it is done.")
+            }
         default:
             return nil
         }

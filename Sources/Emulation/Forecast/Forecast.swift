@@ -10,16 +10,19 @@ public enum Forecast {
     /// `progress` is called with the share of devices done (0–1), in increasing order, at most about 100 times,
     /// on a worker thread. When `isCancelled` answers true, the workers stop and the run throws
     /// `CancellationError`. An invalid request throws `EmulationError.invalid`.
+    ///
+    /// With `workerStart`, the workers are threads of their own (not the shared dispatch pool), each calling it
+    /// first: the service lowers their priority there, which must not stay on a pooled thread.
     public static func run(
         _ request: ForecastRequest, threads: Int = 2, progress: (@Sendable (Double) -> Void)? = nil,
-        isCancelled: (@Sendable () -> Bool)? = nil
+        isCancelled: (@Sendable () -> Bool)? = nil, workerStart: (@Sendable () -> Void)? = nil
     ) throws -> ForecastReport {
         let issues = request.validate()
         guard issues.isEmpty else { throw EmulationError.invalid(issues) }
         let plan = try ForecastPlan(request)
         let work = ForecastWork(count: request.devices, progress: progress)
         let workers = max(1, min(threads, request.devices))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        let runDevices: @Sendable () -> Void = {
             while let index = work.claim() {
                 if isCancelled?() == true {
                     work.cancel()
@@ -27,6 +30,23 @@ public enum Forecast {
                 }
                 work.store(ForecastDeviceSimulation.run(plan, device: index), at: index)
             }
+        }
+        if let workerStart {
+            let finished = DispatchGroup()
+            for n in 0..<workers {
+                finished.enter()
+                let thread = Thread {
+                    workerStart()
+                    runDevices()
+                    finished.leave()
+                }
+                thread.name = "bgemu-forecast-\(n)"
+                thread.stackSize = 8 << 20  // as the main thread's: a device's simulation is not shallow
+                thread.start()
+            }
+            finished.wait()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in runDevices() }
         }
         guard let outcomes = work.finished else { throw CancellationError() }
         let rows = outcomes.map(\.row)

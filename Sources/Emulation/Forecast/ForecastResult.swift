@@ -45,6 +45,12 @@ public struct ForecastKindSummary: Sendable, Equatable, Codable {
     public var devicesWithoutRun: Double
     /// For the devices that never ran it, the share charged to each condition (`ForecastWhyNot`); sums to 1.
     public var whyNot: [String: Double]
+    /// Element *h* is the share of all devices whose first run came within *h* hours of the install, for
+    /// h = 0, 1, …, 24 × days: the cumulative curve the dashboard plots. Its last element is 1 − `devicesWithoutRun`.
+    public var ranWithinHours: [Double]
+    /// Runs per device per day over every device, in at most 12 equal-width bins from 0 to the largest value (one
+    /// bin [0, 1) when no device ran); the devices of the bins sum to `devices`.
+    public var runsPerDayHistogram: [ForecastHistogramBin]
 
     /// The windows of `devicesWithRunWithin`.
     public static let windows: [(name: String, seconds: Double)] = [("1h", 3600), ("4h", 14_400), ("24h", 86_400)]
@@ -68,6 +74,49 @@ public struct ForecastKindSummary: Sendable, Equatable, Codable {
         var counts: [String: Int] = [:]
         for tally in never { counts[tally.whyNot ?? ForecastWhyNot.none, default: 0] += 1 }
         whyNot = counts.mapValues { ForecastNumbers.share($0, of: never.count) }
+        var ran = 0  // `delays` is sorted: one pass over it for every hour
+        ranWithinHours = (0...(24 * max(1, days))).map { hour in
+            while ran < delays.count, delays[ran] <= Double(hour) * 3600 { ran += 1 }
+            return ForecastNumbers.share(ran, of: tallies.count)
+        }
+        runsPerDayHistogram = ForecastHistogramBin.bins(perDay)
+    }
+}
+
+/// One bar of a histogram: the values in `[from, to)` (the last bin includes `to`), and how many devices had one.
+public struct ForecastHistogramBin: Sendable, Equatable, Codable {
+    /// The lower edge (included).
+    public var from: Double
+    /// The upper edge (excluded, but for the last bin).
+    public var to: Double
+    /// Devices with a value in the bin.
+    public var devices: Int
+
+    public init(from: Double, to: Double, devices: Int) {
+        self.from = from
+        self.to = to
+        self.devices = devices
+    }
+
+    /// The most bins of a histogram.
+    public static let maximumBins = 12
+
+    /// `values` in `maximumBins` equal-width bins from 0 to the largest value; one bin [0, 1) when every value is 0
+    /// (or there is none). A value equal to the upper edge goes in the last bin.
+    static func bins(_ values: [Double]) -> [ForecastHistogramBin] {
+        let top = values.max() ?? 0
+        guard top > 0 else { return [ForecastHistogramBin(from: 0, to: 1, devices: values.count)] }
+        let count = maximumBins
+        var counts = Array(repeating: 0, count: count)
+        for value in values {
+            counts[min(count - 1, max(0, Int((value * Double(count) / top).rounded(.down))))] += 1
+        }
+        return counts.enumerated().map { index, devices in
+            ForecastHistogramBin(
+                from: top * Double(index) / Double(count),
+                to: index == count - 1 ? top : top * Double(index + 1) / Double(count),
+                devices: devices)
+        }
     }
 }
 
