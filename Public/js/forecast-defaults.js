@@ -50,7 +50,8 @@ export const DEFAULT_REQUEST = {
       UIApplicationExitsOnSuspend: false,
     },
     atLaunch: {
-      submit: [{ kind: "appRefresh", identifier: "com.example.weather.refresh", requiresNetworkConnectivity: false, requiresExternalPower: false }],
+      // Not before 15 minutes, as Apple's sample code asks: without it a resubmitted request runs again at once.
+      submit: [{ kind: "appRefresh", identifier: "com.example.weather.refresh", earliestBeginSeconds: 900, requiresNetworkConnectivity: false, requiresExternalPower: false }],
       fetchInterval: "minimum",
     },
   },
