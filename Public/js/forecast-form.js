@@ -193,8 +193,8 @@ export function buildForm(form) {
         label: "Launch submissions", path: "app.atLaunch.submit",
         columns: [
           { key: "kind", label: "Kind", type: "select", options: ["appRefresh", "processing"] },
-          { key: "identifier", label: "Identifier", type: "text", width: "14em" },
-          { key: "earliestBeginSeconds", label: "Earliest begin (s)", type: "number", optional: true, width: "6em", placeholder: "none" },
+          { key: "identifier", label: "Identifier", type: "text", width: "12em" },
+          { key: "earliestBeginSeconds", label: "Earliest begin (s)", type: "number", optional: true, width: "5em", placeholder: "none" },
           { key: "requiresNetworkConnectivity", label: "Network", type: "check" },
           { key: "requiresExternalPower", label: "Power", type: "check" },
         ],

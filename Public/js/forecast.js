@@ -16,6 +16,8 @@ const view = {
   shown: false,
   current: null,        // the forecast object shown
   generation: 0,        // bumps when another forecast is shown: stale answers are dropped
+  listing: false,       // a read of the list in flight
+  listAgain: false,     // and another one asked for meanwhile
   pollTimer: null,
   progressSeen: [],     // [source, progress, state] as the bar moved (for the browser tests)
 };
@@ -45,20 +47,36 @@ export function showForecastPage(id) {
   if (id && (!view.current || view.current.forecastId !== id)) openForecast(id, true);
 }
 
-/** Leaves the forecast page: its stream and polling stop (the forecast shown stays for a return). */
-export function leaveForecastPage() {
+/**
+ * Leaves the forecast page: its stream and polling stop. The forecast shown stays for a return, unless `forget`
+ * (signed out: another key may come).
+ */
+export function leaveForecastPage(forget = false) {
   view.shown = false;
   stream.close();
   clearTimeout(view.pollTimer);
+  if (forget) {
+    view.generation += 1;
+    view.current = null;
+    $("fc-current").hidden = true;
+    $("fc-empty").hidden = false;
+    list.update([], null);
+  }
 }
 
+/** Reads the list again; one read at a time, and one more after it when asked meanwhile. */
 async function loadList() {
+  if (view.listing) { view.listAgain = true; return; }
+  view.listing = true;
   try {
     const answer = await state.api.get("/v1/forecasts");
-    list.update(answer.forecasts || [], view.current && view.current.forecastId);
+    if (view.shown) list.update(answer.forecasts || [], view.current && view.current.forecastId);
     $("fc-list-status").textContent = "";
   } catch (error) {
     $("fc-list-status").textContent = `The forecasts cannot be listed: ${error.message}`;
+  } finally {
+    view.listing = false;
+    if (view.listAgain) { view.listAgain = false; if (view.shown) loadList(); }
   }
 }
 
@@ -85,7 +103,7 @@ function show(forecast) {
   const changed = !view.current || view.current.forecastId !== forecast.forecastId;
   if (changed) view.progressSeen = [];
   view.current = forecast;
-  setForecastLink(forecast.forecastId);
+  if (view.shown) setForecastLink(forecast.forecastId);   // not over the devices page's address
   $("fc-empty").hidden = true;
   $("fc-current").hidden = false;
   $("fc-current").dataset.state = forecast.state;

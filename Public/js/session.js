@@ -40,7 +40,7 @@ export async function start() {
 
 function showSignin(error) {
   stopDevice();
-  leaveForecastPage();
+  leaveForecastPage(true);
   stopPolling();
   showView("signin");
   const box = $("signin-error");

@@ -1187,6 +1187,12 @@ def test_forecast_view_runs_a_fleet_plots_it_and_reopens_it(service, driver, tmp
     wait(driver, lambda d: plot_facts(d)["histogram"] and plot_facts(d)["histogram"][0][0] == "fetch")
     assert [v for _, v in plot_facts(driver)["histogram"]] == [b["devices"] for b in result["fetch"]["runsPerDayHistogram"]]
     screenshot(driver, "forecast-view")
+    set_viewport(driver, 1400, 900, dark=True)   # the plots take the page's dark palette
+    assert driver.execute_script("return getComputedStyle(document.body).backgroundColor") == DARK_BACKGROUND
+    line = driver.find_element(By.CSS_SELECTOR, "#fc-plot-ran path.series")
+    assert driver.execute_script("return getComputedStyle(arguments[0]).stroke", line) != "rgb(11, 92, 213)"  # light --run
+    screenshot(driver, "forecast-view-dark")
+    set_viewport(driver, 1600, 1000)
 
     # The CSV: fetched with the key, saved as a download, the service's rows byte for byte.
     downloads = tmp_path / "downloads"
