@@ -1309,3 +1309,41 @@ def test_a_running_forecast_moves_its_bar_and_cancel_deletes_it(service, driver)
     assert service.request("GET", f"/v1/forecasts/{forecast_id}")[0] == 404
     wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, f'#fc-list li[data-forecast-id="{forecast_id}"]'))
     assert driver.current_url.endswith("#forecast")
+
+
+def test_scripted_handlers_and_a_push_schedule_reach_the_service_and_come_back(service, driver):
+    open_forecast_page(driver, service)
+    set_form_value(driver, "devices", 40)
+    set_form_value(driver, "days", 1)
+    driver.execute_script("document.querySelectorAll('#forecast-form details').forEach((d) => { d.open = true; })")
+    driver.find_element(By.ID, "fc-behavior-custom").click()
+    # The rows start as the service's own default behaviour; the refresh handler is made to never complete.
+    rows = form_request(driver)["app"]["behavior"]
+    assert rows["appRefresh"] == {"completeAfter": 5, "result": "success", "resubmit": True, "resubmitAfter": 900}
+    never = driver.find_element(By.CSS_SELECTOR, '[data-rows="app.behavior"] tbody tr:first-child td:nth-child(2) input')
+    never.clear()
+    never.send_keys("never")
+    form_input(driver, "app.behavior.onEnterBackground").click()
+    driver.find_element(By.CSS_SELECTOR, '[data-rows="pushes"] .add-row').click()
+    hours = driver.find_element(By.CSS_SELECTOR, '[data-rows="pushes"] tbody tr td:nth-child(2) input')
+    hours.send_keys("9, 21.5")
+    driver.find_element(By.CSS_SELECTOR, '[data-rows="pushes"] tbody tr td:nth-child(3) select option[value="10"]').click()
+    sent = form_request(driver)
+    driver.find_element(By.ID, "fc-run").click()
+    wait_forecast_done(driver)
+    forecast = service.api("GET", f"/v1/forecasts/{forecast_probe(driver)['id']}")
+    behavior = forecast["request"]["app"]["behavior"]
+    assert behavior["appRefresh"]["completeAfter"] == "never"
+    assert behavior["onEnterBackground"] == {"name": "save", "endAfter": 3, "endOnExpiration": True}
+    assert forecast["request"]["pushes"] == [{"everyMinutes": 60, "atHours": [9, 21.5], "priority": 10}]
+    assert forecast["request"]["population"] == sent["population"]
+    assert forecast["result"]["appRefresh"]["expiredShare"] > 0   # a handler that never completes expires (R22)
+    # Reopened, the form holds that request again.
+    driver.find_element(By.ID, "fc-reset").click()
+    assert not driver.find_element(By.ID, "fc-behavior-custom").is_selected()
+    driver.get(service.base + f"/#forecast={forecast['forecastId']}")
+    driver.refresh()
+    wait(driver, lambda d: forecast_probe(d)["id"] == forecast["forecastId"] and forecast_probe(d)["state"] == "done")
+    assert driver.find_element(By.ID, "fc-behavior-custom").is_selected()
+    assert form_request(driver)["app"]["behavior"] == behavior
+    assert form_request(driver)["pushes"] == forecast["request"]["pushes"]
