@@ -30,8 +30,8 @@ public struct SQLiteForecastStore: ForecastStore {
                 if count > limit {
                     try db.execute(
                         """
-                        DELETE FROM forecasts WHERE seq IN (SELECT seq FROM forecasts
-                            WHERE tenant_id = ? AND state != 'running' ORDER BY seq LIMIT ?)
+                        DELETE FROM forecasts WHERE rowid IN (SELECT rowid FROM forecasts
+                            WHERE tenant_id = ? AND state != 'running' ORDER BY rowid LIMIT ?)
                         """,
                         [forecast.tenantId, count - limit])
                 }
@@ -87,7 +87,7 @@ public struct SQLiteForecastStore: ForecastStore {
         try StoreFailure.mapping {
             try database.read { db in
                 try db.query(
-                    "SELECT \(Self.columns) FROM forecasts WHERE tenant_id = ? ORDER BY seq DESC", [tenantId], Self.record)
+                    "SELECT \(Self.columns) FROM forecasts WHERE tenant_id = ? ORDER BY rowid DESC", [tenantId], Self.record)
             }
         }
     }

@@ -127,27 +127,16 @@ extension DatabaseMigrator {
                 """)
         }
         migrator.registerMigration("007_forecasts") { db in
-            // The tenants' fleet forecasts (issue 14), newest last by `seq`. `request` is the request's JSON with
-            // every default filled in; `result` (the summary's JSON) and `csv` (the per-device rows) once `done`;
-            // `error` (`{code, detail}` JSON) once `failed`. Progress is written now and then while it runs.
+            // The tenants' fleet forecasts (issue 14), in creation order by rowid (a new row's rowid is above every
+            // row's). `request` is the request's JSON with every default filled in; `result` (the summary's JSON)
+            // and `csv` (the per-device rows) once `done`; `error` (`{code, detail}` JSON) once `failed`.
             try db.execute(
                 """
-                CREATE TABLE forecasts (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    id TEXT NOT NULL UNIQUE,
-                    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
-                    state TEXT NOT NULL,
-                    progress REAL NOT NULL,
-                    request TEXT NOT NULL,
-                    result TEXT,
-                    csv TEXT,
-                    error TEXT,
-                    devices_per_second REAL,
-                    created_at TEXT NOT NULL,
-                    finished_at TEXT
-                ) STRICT;
-                CREATE INDEX forecasts_by_tenant ON forecasts(tenant_id, seq);
-                CREATE INDEX forecasts_running ON forecasts(seq) WHERE state = 'running';
+                CREATE TABLE forecasts (id TEXT NOT NULL UNIQUE,
+                  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE, state TEXT NOT NULL,
+                  progress REAL NOT NULL, request TEXT NOT NULL, result TEXT, csv TEXT, error TEXT,
+                  devices_per_second REAL, created_at TEXT NOT NULL, finished_at TEXT) STRICT;
+                CREATE INDEX forecasts_by_tenant ON forecasts(tenant_id);
                 """)
         }
         return migrator

@@ -25,6 +25,8 @@ final class APIHarness: @unchecked Sendable {
     let metrics = ServiceMetrics()
     /// The device service behind the routes (to run commands side by side with requests).
     let devices: DeviceService
+    /// The forecasts behind `/v1/forecasts` (small ones only: 2,000 device-days at most).
+    let forecasts: ForecastService
 
     init(maximumDevicesPerTenant: Int = 10_000, rateLimiter: RateLimiter? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-api-\(UUID().uuidString)")
@@ -51,11 +53,18 @@ final class APIHarness: @unchecked Sendable {
             wallClock: { [wallClock] in wallClock.now }, isReady: { database.ping() },
             idempotency: idempotency, rateLimiter: rateLimiter)
         env.metrics = metrics
+        forecasts = ForecastService(
+            store: SQLiteForecastStore(database: database), maximumDeviceDays: 2_000, threads: 2,
+            publish: { hub.publish(forecastProgress: $0) })
+        env.forecasts = forecasts
         router = APIRouter.make(env, publicDirectory: nil)
         responder = router.buildResponder()
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    deinit {
+        forecasts.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     /// Answers a request as the server would, thrown errors included.
     func send(

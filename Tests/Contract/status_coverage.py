@@ -804,6 +804,64 @@ case("POST /v1/scenarios/run", 422, "validationFailed")(   # it would run the cl
     lambda w: Req("POST", "/v1/scenarios/run", {**SCENARIO, "device": {"clock": {"start": "8999-12-31T23:59:30Z"}}}))
 
 
+# -- Forecasts (issue 14). A tenant runs one forecast at a time: a recipe waits until the tenant's forecasts have
+# ended before it starts one, and deletes a long one it started once its answer came.
+FC = "/v1/forecasts"
+
+
+def forecast_body(devices: int = 2, days: int = 1) -> dict:
+    return {"seed": 1, "devices": devices, "days": days, "app": {
+        "bundleId": BUNDLE, "infoPlist": {"UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [REFRESH]},
+        "atLaunch": {"submit": [{"kind": "appRefresh", "identifier": REFRESH}], "fetchInterval": "minimum"}}}
+
+
+def forecasts_idle(inst: Instance, timeout: float = 60):
+    """Waits until none of the tenant's forecasts runs."""
+    deadline = time.monotonic() + timeout
+    while any(f["state"] == "running" for f in inst.ok("GET", FC).json()["forecasts"]):
+        if time.monotonic() > deadline:
+            raise SetupError("a forecast of the tenant is still running")
+        time.sleep(0.05)
+
+
+def done_forecast(w: World) -> str:
+    """A small forecast of the tenant, run to its end."""
+    forecasts_idle(w.main)
+    fid = w.main.ok("POST", FC, forecast_body(), expect=(202,)).json()["forecastId"]
+    forecasts_idle(w.main)
+    return fid
+
+
+def running_forecast(w: World) -> str:
+    """A forecast of the tenant that runs for a while (2,000 device-days, the main instance's limit), deleted once
+    the recipe's request was answered."""
+    inst = w.main
+    forecasts_idle(inst)
+    fid = inst.ok("POST", FC, forecast_body(devices=1000, days=2), expect=(202,)).json()["forecastId"]
+    w.after_send = lambda: inst.ok("DELETE", f"{FC}/{fid}", expect=(204, 404))
+    return fid
+
+
+@case(f"POST {FC}", 202)
+def _(w):
+    inst = w.main
+    forecasts_idle(inst)
+    w.after_send = lambda: forecasts_idle(inst)
+    return Req("POST", FC, forecast_body())
+
+
+case(f"POST {FC}", 409, "forecastRunning")(lambda w: (running_forecast(w), Req("POST", FC, forecast_body()))[1])
+case(f"POST {FC}", 422, "validationFailed")(lambda w: Req("POST", FC, {**forecast_body(), "colour": "red"}))
+case(f"POST {FC}", 422, "validationFailed")(   # 2,002 device-days, past the main instance's 2,000
+    lambda w: Req("POST", FC, forecast_body(devices=1001, days=2)))
+case(f"GET {FC}", 200)(lambda w: (done_forecast(w), Req("GET", FC))[1])
+case(f"GET {FC}/{{forecastId}}", 200)(lambda w: Req("GET", f"{FC}/{done_forecast(w)}"))
+case(f"DELETE {FC}/{{forecastId}}", 204)(lambda w: Req("DELETE", f"{FC}/{done_forecast(w)}"))
+case(f"GET {FC}/{{forecastId}}/devices", 200)(lambda w: Req("GET", f"{FC}/{done_forecast(w)}/devices"))
+case(f"GET {FC}/{{forecastId}}/devices", 409, "forecastNotDone")(
+    lambda w: Req("GET", f"{FC}/{running_forecast(w)}/devices"))
+
+
 # ---- Idempotency-Key: on every tenant POST, a bad key (400), a key reused with another request (422), and a key
 # whose first request is still running (409). They run besides the operation's own recipes for these statuses.
 
@@ -987,7 +1045,7 @@ def generic_request(method: str, path: str, status: str, op: dict) -> Recipe | N
 
 
 def success_recipe(method: str, path: str) -> Recipe | None:
-    return next((CASES[(method, path, s)][0] for s in ("201", "200", "204") if (method, path, s) in CASES), None)
+    return next((CASES[(method, path, s)][0] for s in ("201", "202", "200", "204") if (method, path, s) in CASES), None)
 
 
 def success_on(w: World, name: str, method: str, path: str) -> Req:

@@ -175,6 +175,33 @@ final class EventStreamConnection {
         return Array(all[consumedEvents...])
     }
 
+    /// The `data:` JSON of the transient events named `name` received so far (blocks without an `id:` line),
+    /// receiving more until `done` holds for them or `timeout` seconds pass; `withId` counts the blocks of that name
+    /// that had an id (a transient event must have none).
+    func transientEvents(
+        named name: String, timeout: TimeInterval = 30, until done: ([[String: Any]]) -> Bool
+    ) -> (events: [[String: Any]], withId: Int) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            var events: [[String: Any]] = []
+            var withId = 0
+            if let headEnd {
+                let text = String(decoding: Self.dechunk(Array(buffer[headEnd...])), as: UTF8.self)
+                for block in text.components(separatedBy: "\n\n") {
+                    let lines = block.split(separator: "\n")
+                    guard lines.contains(where: { $0 == "event: \(name)" }) else { continue }
+                    if lines.contains(where: { $0.hasPrefix("id:") }) { withId += 1; continue }
+                    guard let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
+                        let json = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any]
+                    else { continue }
+                    events.append(json)
+                }
+            }
+            if done(events) || Date() >= deadline { return (events, withId) }
+            receive()
+        }
+    }
+
     /// Waits until the raw body contains `text` (a comment line, say); false when `timeout` seconds pass first.
     func waitFor(_ text: String, timeout: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

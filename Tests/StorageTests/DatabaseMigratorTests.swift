@@ -97,6 +97,7 @@ import Testing
         try withDatabase { database throws in
             #expect(try DatabaseMigrator.bgemu.appliedMigrations(database) == [
                 "001_tenants", "002_devices", "003_events", "004_events_by_run", "005_idempotency", "006_event_retention",
+                "007_forecasts",
             ])
             let tables = try database.read { db throws in
                 try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
@@ -104,7 +105,7 @@ import Testing
                 }
             }
             #expect(Set(tables).isSuperset(of: [
-                "api_keys", "devices", "event_retention", "events", "idempotency", "schema_migrations", "settings", "tenants",
+                "api_keys", "devices", "event_retention", "events", "forecasts", "idempotency", "schema_migrations", "settings", "tenants",
             ]))
             let indexes = try database.read { db throws in
                 try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
@@ -112,7 +113,7 @@ import Testing
                 }
             }
             #expect(Set(indexes) == [
-                "api_keys_by_tenant", "devices_by_tenant", "devices_realtime", "events_by_device", "events_by_run",
+                "api_keys_by_tenant", "devices_by_tenant", "forecasts_by_tenant", "devices_realtime", "events_by_device", "events_by_run",
                 "events_by_tenant", "idempotency_by_age", "event_retention_by_held", "event_retention_by_tenant",
             ])
         }

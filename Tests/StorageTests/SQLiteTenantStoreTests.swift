@@ -189,6 +189,7 @@ import Testing
 
     @Test func damagedDatabaseFileIsUnavailable() throws {
         try withTemporaryPath { path throws in
+            var schemaPages: Set<Int> = [1]
             do {
                 let database = try openDatabase(path: path)
                 let store = SQLiteTenantStore(database: database)
@@ -197,14 +198,20 @@ import Testing
                     try store.createTenant(tenant, firstKey: key)
                 }
                 try database.writeWithoutTransaction { db throws in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+                // The schema's pages (the first, and more once the schema outgrows it), which stay whole.
+                schemaPages = Set(try database.read { db throws in
+                    try db.query("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'") { try $0.get(0, as: Int.self) }
+                })
                 database.close()
             }
-            // Every page after the first (the schema) overwritten with garbage, as a failing disk might.
+            // Every page but the schema's overwritten with garbage, as a failing disk might.
             let file = try #require(FileHandle(forUpdatingAtPath: path))
             let size = try file.seekToEnd()
             #expect(size > 4096)
-            try file.seek(toOffset: 4096)
-            try file.write(contentsOf: Data(repeating: 0xA5, count: Int(size) - 4096))
+            for page in 1...Int(size / 4096) where !schemaPages.contains(page) {
+                try file.seek(toOffset: UInt64(page - 1) * 4096)
+                try file.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+            }
             try file.close()
 
             let database = try Database(path: path)   // opened without the migrator, which would read a damaged table

@@ -8,7 +8,8 @@ extension EventHub {
     /// neither moves a client's `Last-Event-ID` nor is replayed), and is dropped for a stream that is catching up
     /// or has no room for it. `data` must be one line (JSON is).
     ///
-    /// Delivered on the hub's delivery queue, after the committed events published before it, in order.
+    /// Delivered on the hub's delivery queue: after the committed events released before it (a later committed
+    /// event may come first), and in order with the other transient events.
     public func publishTransient(tenantId: String, name: String, data: String) {
         let bytes = ServerSentEvent(event: name, data: data).encoded()
         deliveryQueue.async {

@@ -19,7 +19,7 @@ struct InstallAppRequest: Decodable {
         displayName = try c.decodeIfPresent(String.self, forKey: AnyKey("displayName"))
         infoPlist = try c.decodeIfPresent(InfoPlistBody.self, forKey: AnyKey("infoPlist"))
         launchHandlers = try c.decodeIfPresent([String].self, forKey: AnyKey("launchHandlers"))
-        behavior = try c.decodeIfPresent(BehaviorBody.self, forKey: AnyKey("behavior"))?.behavior
+        behavior = try c.decodeIfPresent(AppBehaviorCoding.self, forKey: AnyKey("behavior"))?.behavior
         buildSettings = try c.decodeIfPresent([String: String].self, forKey: AnyKey("buildSettings"))
     }
 

@@ -85,27 +85,11 @@ struct FetchIntervalBody: Codable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["interval"])
         let c = try decoder.container(keyedBy: AnyKey.self)
-        if let word = try? c.decode(String.self, forKey: AnyKey("interval")) {
-            switch word {
-            case "minimum": interval = .minimum
-            case "never": interval = .never
-            default: throw EmulationError.invalid([FieldIssue("interval", "must be seconds, \"minimum\" or \"never\"")])
-            }
-        } else {
-            let seconds = try c.decode(Double.self, forKey: AnyKey("interval"))
-            guard seconds >= 0, seconds <= 7 * 86_400, seconds.isFinite else {
-                throw EmulationError.invalid([FieldIssue("interval", "must be from 0 to 604800 seconds")])
-            }
-            interval = .seconds(.seconds(seconds))
-        }
+        interval = try c.decode(FetchIntervalCoding.self, forKey: AnyKey("interval")).interval
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
-        switch interval {
-        case .never: try c.encode("never", forKey: AnyKey("interval"))
-        case .minimum: try c.encode("minimum", forKey: AnyKey("interval"))
-        case .seconds(let s): try c.encode(s.seconds, forKey: AnyKey("interval"))
-        }
+        try c.encode(FetchIntervalCoding(interval), forKey: AnyKey("interval"))
     }
 }

@@ -61,11 +61,12 @@ public struct ForecastApp: Sendable, Equatable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["bundleId", "infoPlist", "launchHandlers", "behavior", "atLaunch"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         bundleId = try c.decode(String.self, forKey: .bundleId)
         infoPlist = try c.decodeIfPresent(ForecastInfoPlist.self, forKey: .infoPlist) ?? ForecastInfoPlist()
         launchHandlers = try c.decodeIfPresent([String].self, forKey: .launchHandlers)
-        behavior = try c.decodeIfPresent(ForecastBehaviorCoding.self, forKey: .behavior)?.behavior
+        behavior = try c.decodeIfPresent(AppBehaviorCoding.self, forKey: .behavior)?.behavior
         atLaunch = try c.decodeIfPresent(ForecastLaunchActions.self, forKey: .atLaunch) ?? ForecastLaunchActions()
     }
 
@@ -74,7 +75,7 @@ public struct ForecastApp: Sendable, Equatable, Codable {
         try c.encode(bundleId, forKey: .bundleId)
         try c.encode(infoPlist, forKey: .infoPlist)
         try c.encodeIfPresent(launchHandlers, forKey: .launchHandlers)
-        try c.encodeIfPresent(behavior.map(ForecastBehaviorCoding.init), forKey: .behavior)
+        try c.encodeIfPresent(behavior.map(AppBehaviorCoding.init), forKey: .behavior)
         try c.encode(atLaunch, forKey: .atLaunch)
     }
 }
@@ -99,6 +100,7 @@ public struct ForecastInfoPlist: Sendable, Equatable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["UIBackgroundModes", "BGTaskSchedulerPermittedIdentifiers", "UIApplicationExitsOnSuspend"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         UIBackgroundModes = try c.decodeIfPresent([String].self, forKey: .UIBackgroundModes) ?? []
         BGTaskSchedulerPermittedIdentifiers = try c.decodeIfPresent([String].self, forKey: .BGTaskSchedulerPermittedIdentifiers) ?? []
@@ -123,32 +125,18 @@ public struct ForecastLaunchActions: Sendable, Equatable, Codable {
         case submit, fetchInterval
     }
 
-    /// `fetchInterval` is seconds, `"minimum"` or `"never"`.
+    /// `fetchInterval` is seconds, `"minimum"` or `"never"` (`FetchIntervalCoding`, as `PUT …/fetch-interval`).
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["submit", "fetchInterval"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         submit = try c.decodeIfPresent([ForecastSubmission].self, forKey: .submit) ?? []
-        if let word = try? c.decode(String.self, forKey: .fetchInterval) {
-            switch word {
-            case "minimum": fetchInterval = .minimum
-            case "never": fetchInterval = .never
-            default:
-                throw DecodingError.dataCorruptedError(
-                    forKey: .fetchInterval, in: c, debugDescription: "must be seconds, \"minimum\" or \"never\"")
-            }
-        } else {
-            fetchInterval = try c.decodeIfPresent(Double.self, forKey: .fetchInterval).map { .seconds(.seconds($0)) }
-        }
+        fetchInterval = try c.decodeIfPresent(FetchIntervalCoding.self, forKey: .fetchInterval)?.interval
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(submit, forKey: .submit)
-        switch fetchInterval {
-        case nil: break
-        case .never: try c.encode("never", forKey: .fetchInterval)
-        case .minimum: try c.encode("minimum", forKey: .fetchInterval)
-        case .seconds(let s): try c.encode(s.seconds, forKey: .fetchInterval)
-        }
+        try c.encodeIfPresent(fetchInterval.map(FetchIntervalCoding.init), forKey: .fetchInterval)
     }
 }
 
@@ -181,6 +169,7 @@ public struct ForecastSubmission: Sendable, Equatable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["kind", "identifier", "earliestBeginSeconds", "requiresNetworkConnectivity", "requiresExternalPower"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         kind = try c.decode(TaskRequestKind.self, forKey: .kind)
         identifier = try c.decode(String.self, forKey: .identifier)

@@ -70,6 +70,11 @@ public struct ForecastPopulation: Sendable, Equatable, Codable {
 
     /// Every absent field takes its default.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: [
+            "lowPowerModeShare", "lowPowerModeWhenLowShare", "lowPowerModeBatteryLevel", "backgroundAppRefreshOffShare",
+            "appBackgroundAppRefreshOffShare", "forceQuitShare", "usage", "charging", "batteryDrainPerHour", "chargePerHour",
+            "startBattery", "network",
+        ])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = Self.defaults
         lowPowerModeShare = try c.decodeIfPresent(Double.self, forKey: .lowPowerModeShare) ?? d.lowPowerModeShare

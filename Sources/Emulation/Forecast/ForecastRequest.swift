@@ -40,6 +40,7 @@ public struct ForecastRequest: Sendable, Equatable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["seed", "devices", "days", "osVersion", "app", "population", "pushes"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0
         devices = try c.decode(Int.self, forKey: .devices)
@@ -75,6 +76,7 @@ public struct ForecastPushSchedule: Sendable, Equatable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["everyMinutes", "atHours", "priority", "expirationSeconds"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         everyMinutes = try c.decodeIfPresent(Double.self, forKey: .everyMinutes)
         atHours = try c.decodeIfPresent([Double].self, forKey: .atHours)

@@ -1,0 +1,39 @@
+/// A coding key for any name, to see which keys a JSON object really has.
+public struct AnyKey: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int? { nil }
+    public init(_ string: String) { stringValue = string }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { return nil }
+}
+
+extension Decoder {
+    /// Refuses keys the body type does not know, so that a misspelt field is a `422`, not silently ignored.
+    public func rejectUnknownKeys(allowed: Set<String>) throws {
+        let container = try self.container(keyedBy: AnyKey.self)
+        let unknown = container.allKeys.map(\.stringValue).filter { !allowed.contains($0) }.sorted()
+        guard unknown.isEmpty else {
+            let known = allowed.sorted().joined(separator: ", ")
+            throw EmulationError.invalid(unknown.map {
+                FieldIssue(FieldPath.of(codingPath, $0), "is not a known field; known fields: \(known)")
+            })
+        }
+    }
+}
+
+/// A field's name in an issue, as a JSON path: `conditions.batteryLevel`, `infoPlist.UIBackgroundModes[2]`.
+public enum FieldPath {
+    /// The path of `keys`; `body` when empty.
+    public static func of(_ keys: [any CodingKey]) -> String {
+        var out = ""
+        for key in keys {
+            if let index = key.intValue { out += "[\(index)]" } else { out += out.isEmpty ? key.stringValue : "." + key.stringValue }
+        }
+        return out.isEmpty ? "body" : out
+    }
+
+    /// The path of the field `name` of the object at `keys`.
+    public static func of(_ keys: [any CodingKey], _ name: String) -> String {
+        keys.isEmpty ? name : of(keys) + "." + name
+    }
+}
