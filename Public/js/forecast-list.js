@@ -1,5 +1,5 @@
 // The tenant's past forecasts (`GET /v1/forecasts`, newest first): each a link that reopens it, with its state, size
-// and app, and a button that deletes it. A running one's progress follows the stream.
+// and app, and a button that deletes it once confirmed (as a device is). A running one's progress follows the stream.
 import { percent } from "./svg-plot.js";
 
 /** A wall-clock instant (RFC 3339) as `YYYY-MM-DD hh:mm:ss` UTC. */
@@ -13,12 +13,14 @@ export class ForecastList {
     this.element = element;
     this.onDelete = onDelete;
     this.items = [];
+    this.confirming = null;   // the id of the forecast whose deletion is being asked about
   }
 
   /** Lists `items` (forecast objects without result), marking `currentId`. */
   update(items, currentId) {
     this.items = items;
     this.currentId = currentId;
+    if (!items.some((f) => f.forecastId === this.confirming)) this.confirming = null;
     this.element.replaceChildren(...items.map((f) => this.item(f)));
     if (!items.length) {
       const li = document.createElement("li");
@@ -58,8 +60,37 @@ export class ForecastList {
     remove.textContent = "×";
     remove.title = f.state === "running" ? "Cancel and delete" : "Delete";
     remove.setAttribute("aria-label", `${remove.title} ${f.forecastId}`);
-    remove.addEventListener("click", () => this.onDelete(f.forecastId));
-    li.append(a, remove);
+    remove.addEventListener("click", () => {
+      this.confirming = f.forecastId;
+      li.replaceWith(this.item(f));
+      this.element.querySelector(".confirm-no")?.focus();
+    });
+    const row = document.createElement("div");
+    row.className = "forecast-row";
+    row.append(a, remove);
+    li.append(row);
+    if (this.confirming === f.forecastId) li.append(this.confirm(f));
     return li;
+  }
+
+  confirm(f) {
+    const box = document.createElement("div");
+    box.className = "confirm-delete";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", `Delete ${f.forecastId}?`);
+    const text = document.createElement("span");
+    text.textContent = f.state === "running" ? `Cancel ${f.forecastId} and delete it?` : `Delete ${f.forecastId}, its result and its rows?`;
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "confirm-yes danger";
+    yes.textContent = "Delete";
+    yes.addEventListener("click", () => { this.confirming = null; this.onDelete(f.forecastId); });
+    const no = document.createElement("button");
+    no.type = "button";
+    no.className = "confirm-no";
+    no.textContent = "Keep";
+    no.addEventListener("click", () => { this.confirming = null; this.update(this.items, this.currentId); });
+    box.append(text, yes, no);
+    return box;
   }
 }

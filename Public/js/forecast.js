@@ -243,10 +243,17 @@ function histogramFigure(result, kinds) {
 async function submit(event) {
   event.preventDefault();
   markInvalid([]);
+  const request = readRequest();
+  if (request.seed !== undefined && !Number.isSafeInteger(request.seed)) {
+    // JSON numbers in the browser are doubles: a larger seed would be sent rounded to another one.
+    status(`Forecast not sent: seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER} here (the API takes any UInt64).`, "bad");
+    markInvalid([{ field: "seed" }]);
+    return;
+  }
   status("Starting the forecast…");
   $("fc-run").disabled = true;
   try {
-    const forecast = await state.api.post("/v1/forecasts", readRequest());
+    const forecast = await state.api.post("/v1/forecasts", request);
     view.generation += 1;
     status(`Started ${forecast.forecastId}.`, "good");
     show(forecast);

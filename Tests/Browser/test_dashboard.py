@@ -1243,11 +1243,20 @@ def test_an_invalid_forecast_value_shows_the_problem(service, driver):
     assert form_input(driver, "population.forceQuitShare").get_attribute("aria-invalid") == "true"
     assert service.api("GET", "/v1/forecasts")["forecasts"] == []
     screenshot(driver, "forecast-invalid")
-    # Mended, it runs; the mark goes.
+    # A seed past what a browser's numbers hold exactly is stopped before it is sent rounded.
     set_form_value(driver, "population.forceQuitShare", 0.2)
+    set_form_value(driver, "seed", 2**53 + 1)
+    driver.find_element(By.ID, "fc-run").click()
+    wait(driver, lambda d: "seed" in d.find_element(By.ID, "fc-status").text, message="seed refused")
+    assert form_input(driver, "seed").get_attribute("aria-invalid") == "true"
+    assert form_input(driver, "population.forceQuitShare").get_attribute("aria-invalid") is None
+    assert service.api("GET", "/v1/forecasts")["forecasts"] == []
+    set_form_value(driver, "seed", 3)
+    # Mended, it runs; the mark goes.
     driver.find_element(By.ID, "fc-run").click()
     wait_forecast_done(driver)
-    assert form_input(driver, "population.forceQuitShare").get_attribute("aria-invalid") is None
+    assert form_input(driver, "seed").get_attribute("aria-invalid") is None
+    assert not driver.find_elements(By.CSS_SELECTOR, "#forecast-form [aria-invalid]")
 
 
 def test_an_info_plist_fills_the_app_fields(service, driver, tmp_path):
@@ -1347,3 +1356,15 @@ def test_scripted_handlers_and_a_push_schedule_reach_the_service_and_come_back(s
     assert driver.find_element(By.ID, "fc-behavior-custom").is_selected()
     assert form_request(driver)["app"]["behavior"] == behavior
     assert form_request(driver)["pushes"] == forecast["request"]["pushes"]
+
+    # Deleted from the list, once confirmed: "Keep" first keeps it.
+    item = f'#fc-list li[data-forecast-id="{forecast["forecastId"]}"]'
+    driver.find_element(By.CSS_SELECTOR, f"{item} .delete-forecast").click()
+    driver.find_element(By.CSS_SELECTOR, f"{item} .confirm-no").click()
+    assert not driver.find_elements(By.CSS_SELECTOR, f"{item} .confirm-delete")
+    assert service.request("GET", f"/v1/forecasts/{forecast['forecastId']}")[0] == 200
+    driver.find_element(By.CSS_SELECTOR, f"{item} .delete-forecast").click()
+    driver.find_element(By.CSS_SELECTOR, f"{item} .confirm-yes").click()
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, item), message="gone from the list")
+    assert service.request("GET", f"/v1/forecasts/{forecast['forecastId']}")[0] == 404
+    assert forecast_probe(driver)["id"] is None and driver.current_url.endswith("#forecast")
