@@ -371,7 +371,8 @@ export function readRequest() {
 
 /**
  * Marks the inputs a problem's `errors` name (`population.forceQuitShare`, `pushes[0].priority`, …) as invalid: the
- * input of that path, or the table or group of its list. Returns how many inputs were marked.
+ * input of that path, or the table or group of its list, opening the `<details>` it is in. Returns how many were
+ * marked.
  */
 export function markInvalid(errors) {
   const form = $("forecast-form");
@@ -382,7 +383,10 @@ export function markInvalid(errors) {
     const path = name.replace(/\[\d+\].*$/, "").replace(/\[\d+\]/g, "");
     const target = form.querySelector(`[data-path="${CSS.escape(name)}"]`) || form.querySelector(`[data-path="${CSS.escape(path)}"]`)
       || form.querySelector(`[data-rows="${CSS.escape(path)}"]`);
-    if (target) { target.setAttribute("aria-invalid", "true"); marked += 1; }
+    if (!target) continue;
+    target.setAttribute("aria-invalid", "true");
+    for (let d = target.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;   // seen
+    marked += 1;
   }
   return marked;
 }

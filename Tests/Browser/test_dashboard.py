@@ -1251,7 +1251,16 @@ def test_an_invalid_forecast_value_shows_the_problem(service, driver):
     assert form_input(driver, "seed").get_attribute("aria-invalid") == "true"
     assert form_input(driver, "population.forceQuitShare").get_attribute("aria-invalid") is None
     assert service.api("GET", "/v1/forecasts")["forecasts"] == []
+    # A field in a closed <details> is shown when it is the one refused.
+    assert not form_input(driver, "population.lowPowerModeBatteryLevel").is_displayed()
     set_form_value(driver, "seed", 3)
+    driver.execute_script("""const e = document.querySelector('#forecast-form [data-path="population.lowPowerModeBatteryLevel"]');
+                             e.value = "0";""")
+    driver.find_element(By.ID, "fc-run").click()
+    wait(driver, lambda d: "population.lowPowerModeBatteryLevel" in d.find_element(By.ID, "fc-status").text)
+    assert form_input(driver, "population.lowPowerModeBatteryLevel").is_displayed()
+    assert form_input(driver, "population.lowPowerModeBatteryLevel").get_attribute("aria-invalid") == "true"
+    set_form_value(driver, "population.lowPowerModeBatteryLevel", 20)
     # Mended, it runs; the mark goes.
     driver.find_element(By.ID, "fc-run").click()
     wait_forecast_done(driver)
