@@ -3,10 +3,13 @@
 /// endAfter: seconds | "never", endOnExpiration?}`. Unknown keys, a missing `completeAfter`, a duration outside
 /// 0–86400 s, a result the kind does not take, or a resubmitting non-BGTask kind are issues named by field.
 public struct AppBehaviorCoding: Codable, Sendable {
+    /// The behaviour read or to write.
     public var behavior: AppBehavior
 
+    /// Wraps `behavior` to encode it.
     public init(_ behavior: AppBehavior) { self.behavior = behavior }
 
+    /// Reads a `behavior` object; an issue names its field by its whole path.
     public init(from decoder: any Decoder) throws {
         let kinds = RunKind.allCases.map(\.rawValue)
         try decoder.rejectUnknownKeys(allowed: Set(kinds + ["onEnterBackground"]))
@@ -21,6 +24,7 @@ public struct AppBehaviorCoding: Codable, Sendable {
         behavior = AppBehavior(runs: runs, onEnterBackground: task?.behavior)
     }
 
+    /// Writes every field, durations as seconds or `"never"`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
         for kind in RunKind.allCases {

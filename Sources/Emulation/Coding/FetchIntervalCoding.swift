@@ -1,10 +1,13 @@
 /// A fetch interval as JSON (R28), for `PUT …/fetch-interval`'s `interval` and the forecast's
 /// `app.atLaunch.fetchInterval` alike: seconds (0–604800), `"minimum"` or `"never"`.
 public struct FetchIntervalCoding: Codable, Sendable {
+    /// The interval read or to write.
     public var interval: FetchInterval
 
+    /// Wraps `interval` to encode it.
     public init(_ interval: FetchInterval) { self.interval = interval }
 
+    /// Reads seconds (0–604800), `"minimum"` or `"never"`; anything else is an issue named by the field's path.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let field = FieldPath.of(decoder.codingPath)
@@ -23,6 +26,7 @@ public struct FetchIntervalCoding: Codable, Sendable {
         interval = .seconds(.seconds(seconds))
     }
 
+    /// Writes the wire form.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch interval {

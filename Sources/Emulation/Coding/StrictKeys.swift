@@ -1,9 +1,14 @@
 /// A coding key for any name, to see which keys a JSON object really has.
 public struct AnyKey: CodingKey, Sendable {
+    /// The key's name.
     public var stringValue: String
+    /// None: an object's keys only.
     public var intValue: Int? { nil }
+    /// The key named `string`.
     public init(_ string: String) { stringValue = string }
+    /// The key named `stringValue`.
     public init?(stringValue: String) { self.stringValue = stringValue }
+    /// Never: an object's keys only.
     public init?(intValue: Int) { return nil }
 }
 

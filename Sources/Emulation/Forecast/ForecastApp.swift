@@ -60,6 +60,7 @@ public struct ForecastApp: Sendable, Equatable, Codable {
         case bundleId, infoPlist, launchHandlers, behavior, atLaunch
     }
 
+    /// Absent optional fields take their defaults; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["bundleId", "infoPlist", "launchHandlers", "behavior", "atLaunch"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -99,6 +100,7 @@ public struct ForecastInfoPlist: Sendable, Equatable, Codable {
         case UIBackgroundModes, BGTaskSchedulerPermittedIdentifiers, UIApplicationExitsOnSuspend
     }
 
+    /// Absent optional fields take their defaults; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["UIBackgroundModes", "BGTaskSchedulerPermittedIdentifiers", "UIApplicationExitsOnSuspend"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -168,6 +170,7 @@ public struct ForecastSubmission: Sendable, Equatable, Codable {
         case kind, identifier, earliestBeginSeconds, requiresNetworkConnectivity, requiresExternalPower
     }
 
+    /// Absent optional fields take their defaults; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["kind", "identifier", "earliestBeginSeconds", "requiresNetworkConnectivity", "requiresExternalPower"])
         let c = try decoder.container(keyedBy: CodingKeys.self)

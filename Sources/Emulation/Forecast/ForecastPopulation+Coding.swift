@@ -1,6 +1,7 @@
 // The population's parts as JSON: every field by its name, an unknown key refused (as every request body).
 
 extension ForecastRange {
+    /// Every field by its name; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["min", "max"])
         let c = try decoder.container(keyedBy: AnyKey.self)
@@ -9,6 +10,7 @@ extension ForecastRange {
 }
 
 extension ForecastUsagePattern {
+    /// Every field by its name; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["name", "share", "hours", "opensPerDay", "spreadMinutes", "sessionMinutes"])
         let c = try decoder.container(keyedBy: AnyKey.self)
@@ -22,6 +24,7 @@ extension ForecastUsagePattern {
 }
 
 extension ForecastChargingHabit {
+    /// Every field by its name; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["name", "share", "startHour", "durationHours", "daysShare", "spreadMinutes"])
         let c = try decoder.container(keyedBy: AnyKey.self)
@@ -35,6 +38,7 @@ extension ForecastChargingHabit {
 }
 
 extension ForecastNetworkMix {
+    /// Every field by its name; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["homeFromHour", "homeToHour", "home", "away"])
         let c = try decoder.container(keyedBy: AnyKey.self)
@@ -47,6 +51,7 @@ extension ForecastNetworkMix {
 }
 
 extension ForecastNetworkShares {
+    /// Every field by its name; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["wifi", "cellular", "none"])
         let c = try decoder.container(keyedBy: AnyKey.self)

@@ -4,7 +4,9 @@ import Foundation
 public struct ForecastRecord: Sendable, Equatable {
     /// `fc_…`.
     public var id: String
+    /// The tenant it belongs to.
     public var tenantId: String
+    /// Running, done or failed.
     public var state: ForecastState
     /// The share of devices run, 0–1; 1 when done.
     public var progress: Double
@@ -16,10 +18,12 @@ public struct ForecastRecord: Sendable, Equatable {
     public var failure: ForecastFailure?
     /// When done: devices run per wall-clock second.
     public var devicesPerSecond: Double?
+    /// When it was created (wall time).
     public var createdAt: Date
     /// When it ended (done or failed); nil while running.
     public var finishedAt: Date?
 
+    /// A forecast record; a new one is `running` at progress 0.
     public init(
         id: String, tenantId: String, state: ForecastState = .running, progress: Double = 0, request: ForecastRequest,
         result: ForecastResult? = nil, failure: ForecastFailure? = nil, devicesPerSecond: Double? = nil,
@@ -40,7 +44,12 @@ public struct ForecastRecord: Sendable, Equatable {
 
 /// Where a forecast stands.
 public enum ForecastState: String, Sendable, Equatable, Codable {
-    case running, done, failed
+    /// Its devices are being run.
+    case running
+    /// Every device ran: it has a result and a CSV.
+    case done
+    /// It ended without a result (`ForecastFailure` says why).
+    case failed
 }
 
 /// Why a forecast failed: a stable word and a sentence (the API answers them as a problem object).
@@ -50,6 +59,7 @@ public struct ForecastFailure: Sendable, Equatable, Codable {
     /// What happened, for a person.
     public var detail: String
 
+    /// A failure named by `code`, told by `detail`.
     public init(code: String, detail: String) {
         self.code = code
         self.detail = detail

@@ -39,6 +39,7 @@ public struct ForecastRequest: Sendable, Equatable, Codable {
         case seed, devices, days, osVersion, app, population, pushes
     }
 
+    /// Absent optional fields take their defaults; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["seed", "devices", "days", "osVersion", "app", "population", "pushes"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -75,6 +76,7 @@ public struct ForecastPushSchedule: Sendable, Equatable, Codable {
         case everyMinutes, atHours, priority, expirationSeconds
     }
 
+    /// Absent optional fields take their defaults; an unknown key is an issue.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["everyMinutes", "atHours", "priority", "expirationSeconds"])
         let c = try decoder.container(keyedBy: CodingKeys.self)

@@ -92,6 +92,7 @@ public struct ForecastHistogramBin: Sendable, Equatable, Codable {
     /// Devices with a value in the bin.
     public var devices: Int
 
+    /// The bin `[from, to)` with `devices` in it.
     public init(from: Double, to: Double, devices: Int) {
         self.from = from
         self.to = to
