@@ -3,11 +3,11 @@
 // and plots show, with its rows as a CSV download; past forecasts are listed to reopen or delete.
 import { enc } from "./api.js";
 import { $, para } from "./dom.js";
+import { DEFAULT_REQUEST } from "./forecast-defaults.js";
 import { buildForm, fillRequest, markInvalid, readRequest } from "./forecast-form.js";
 import { ForecastList } from "./forecast-list.js";
 import { figuresTable, histogram, kindsOf, pushPlot, ranWithinPlot, whyNotPlot } from "./forecast-result.js";
 import { ForecastStream } from "./forecast-stream.js";
-import { DEFAULT_REQUEST } from "./forecast-defaults.js";
 import { state } from "./state.js";
 import { percent } from "./svg-plot.js";
 import { setForecastLink } from "./url.js";
