@@ -8,8 +8,9 @@
 //   device-panel.js   its name, clock, conditions, apps and pending task requests
 //   details.js        the detail panel;  controls.js  the tester's controls;  url.js  the page's address
 //   pages.js          the devices page or the forecast page, as the address says
-//   forecast.js       the forecast page: forecast-form.js (with row-table.js, plist.js, forecast-defaults.js),
-//                     forecast-stream.js (progress events), forecast-list.js, forecast-result.js (with svg-plot.js)
+//   forecast.js       the forecast page: forecast-form.js (with form-parts.js, row-table.js, plist.js and
+//                     forecast-defaults.js), forecast-stream.js (progress events), forecast-list.js,
+//                     forecast-result.js (with svg-plot.js)
 //   state.js, widgets.js, views.js, dom.js   shared state, the widgets, status lines, element helpers
 import { bindControls } from "./controls.js";
 import { bindDeviceForm, deleteDevice } from "./device-actions.js";

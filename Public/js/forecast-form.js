@@ -3,6 +3,7 @@
 // Inputs name their field by `data-path` (the request's JSON path), so a problem's `errors[].field` marks its input.
 import { $ } from "./dom.js";
 import { BACKGROUND_MODES, BLANK, DEFAULT_REQUEST, RUN_KINDS, RUN_RESULTS, defaultBehavior } from "./forecast-defaults.js";
+import { field, group, more, note, row, share } from "./form-parts.js";
 import { readInfoPlist } from "./plist.js";
 import { RowTable } from "./row-table.js";
 
@@ -10,58 +11,10 @@ const tables = {};
 
 // ---------------------------------------------------------------- building
 
-function field(label, path, { type = "number", min, max, step = "any", width, hint, list, placeholder } = {}) {
-  const wrap = document.createElement("label");
-  wrap.className = type === "check" ? "check" : "field";
-  const input = document.createElement("input");
-  input.type = type === "check" ? "checkbox" : type;
-  input.dataset.path = path;
-  if (type === "number") { input.step = step; if (min !== undefined) input.min = min; if (max !== undefined) input.max = max; }
-  if (width) input.style.width = width;
-  if (list) input.setAttribute("list", list);
-  if (placeholder) input.placeholder = placeholder;
-  if (hint) wrap.title = hint;
-  if (type === "check") wrap.append(input, ` ${label}`);
-  else wrap.append(`${label} `, input);
-  return wrap;
-}
-
-const share = (label, path, hint) => field(label, path, { min: 0, max: 1, step: 0.01, width: "5.5em", hint });
-
-function group(legend, ...children) {
-  const fieldset = document.createElement("fieldset");
-  const l = document.createElement("legend");
-  l.textContent = legend;
-  fieldset.append(l, ...children);
-  return fieldset;
-}
-
-function more(summary, ...children) {
-  const details = document.createElement("details");
-  const s = document.createElement("summary");
-  s.textContent = summary;
-  details.append(s, ...children);
-  return details;
-}
-
-function row(...children) {
-  const div = document.createElement("div");
-  div.className = "form-row";
-  div.append(...children);
-  return div;
-}
-
 function tableIn(name, options) {
   const div = document.createElement("div");
   tables[name] = new RowTable(div, { ...options, path: options.path, blank: BLANK[name] });
   return div;
-}
-
-function note(text) {
-  const p = document.createElement("p");
-  p.className = "form-note muted";
-  p.textContent = text;
-  return p;
 }
 
 function modesField() {
