@@ -1377,3 +1377,21 @@ def test_scripted_handlers_and_a_push_schedule_reach_the_service_and_come_back(s
     wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, item), message="gone from the list")
     assert service.request("GET", f"/v1/forecasts/{forecast['forecastId']}")[0] == 404
     assert forecast_probe(driver)["id"] is None and driver.current_url.endswith("#forecast")
+
+
+def test_without_the_event_stream_polling_brings_the_forecast_to_its_end(service, driver):
+    # The tenant's stream refused to the page (a proxy that drops event streams, say): the forecast is polled.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/v1/events?type=forecast.*"]})
+    sign_in(driver, service)
+    wait(driver, lambda d: view(d) == "main", message="main view")
+    driver.find_element(By.ID, "nav-forecast").click()
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.page") == "forecast")
+    set_form_value(driver, "devices", 100)
+    set_form_value(driver, "days", 1)
+    driver.find_element(By.ID, "fc-run").click()
+    probe = wait_forecast_done(driver)
+    assert probe["streamEvents"] == 0 and not probe["streamLive"], probe
+    assert driver.find_element(By.ID, "fc-progress").get_attribute("value") == "1"
+    result = service.api("GET", f"/v1/forecasts/{probe['id']}")["result"]
+    check_plots_against(plot_facts(driver), result)
