@@ -22,7 +22,8 @@ export class APIError extends Error {
 export class API {
   constructor(key) { this.key = key; }
 
-  async request(method, path, { body, headers = {}, signal } = {}) {
+  /** `as: "blob"` answers a successful response's body as a Blob (a download); JSON otherwise. */
+  async request(method, path, { body, headers = {}, signal, as } = {}) {
     const init = { method, headers: { Accept: "application/json", Authorization: `Bearer ${this.key}`, ...headers }, signal };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
@@ -35,6 +36,7 @@ export class API {
       if (error && error.name === "AbortError") throw error;
       throw new APIError(0, null, "The service cannot be reached.");
     }
+    if (response.ok && as === "blob") return response.blob();
     const text = await response.text().catch(() => "");
     let json = null;
     if (text) { try { json = JSON.parse(text); } catch { json = null; } }
@@ -58,6 +60,7 @@ export class API {
   patch(path, body) { return this.request("PATCH", path, { body }); }
   put(path, body) { return this.request("PUT", path, { body }); }
   del(path) { return this.request("DELETE", path); }
+  blob(path, accept = "*/*") { return this.request("GET", path, { as: "blob", headers: { Accept: accept } }); }
 }
 
 export const enc = encodeURIComponent;

@@ -7,6 +7,10 @@
 //   stream.js         its live stream: reconnect, and resume after a 410 (events pruned)
 //   device-panel.js   its name, clock, conditions, apps and pending task requests
 //   details.js        the detail panel;  controls.js  the tester's controls;  url.js  the page's address
+//   pages.js          the devices page or the forecast page, as the address says
+//   forecast.js       the forecast page: forecast-form.js (with form-parts.js, row-table.js, plist.js and
+//                     forecast-defaults.js), forecast-stream.js (progress events), forecast-list.js,
+//                     forecast-result.js (with svg-plot.js)
 //   state.js, widgets.js, views.js, dom.js   shared state, the widgets, status lines, element helpers
 import { bindControls } from "./controls.js";
 import { bindDeviceForm, deleteDevice } from "./device-actions.js";
@@ -14,6 +18,8 @@ import { selectDevice } from "./device.js";
 import { closeDetail, showEvent, showLaneItem, showRun } from "./details.js";
 import { $ } from "./dom.js";
 import { loadOlder, onLaneRange } from "./events.js";
+import { bindForecast, forecastProbe } from "./forecast.js";
+import { bindPages, syncPage } from "./pages.js";
 import { bindSession, start } from "./session.js";
 import { state } from "./state.js";
 import { EVENT_TYPES } from "./stream.js";
@@ -32,6 +38,8 @@ deviceList.onDelete = deleteDevice;
 bindSession();
 bindDeviceForm();
 bindControls();
+bindForecast();
+bindPages();
 $("detail-close").addEventListener("click", closeDetail);
 
 // Following the live end of the feed stops when the reader scrolls up.
@@ -45,8 +53,9 @@ $("pan-left").addEventListener("click", () => lanes.pan(-0.25));
 $("pan-right").addEventListener("click", () => lanes.pan(0.25));
 $("zoom-fit").addEventListener("click", () => lanes.fit());
 
-// A link followed on the page: another device, or a run of the one shown.
+// A link followed on the page: the forecast page or one of its forecasts, another device, or a run of the one shown.
 window.addEventListener("hashchange", () => {
+  if (syncPage() === "forecast") return;
   const id = linkedDevice();
   if (!id || !state.api) return;
   if (id !== state.deviceId) { selectDevice(id); return; }
@@ -66,6 +75,7 @@ window.__bgemu = Object.freeze({
   pageTimes: () => state.pageTimes.slice(),
   eventTypes: () => EVENT_TYPES.slice(),
   summaryTypes: () => Object.keys(SUMMARIES),
+  forecast: () => forecastProbe(),
 });
 
 start();

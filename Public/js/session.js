@@ -3,6 +3,8 @@
 import { API, APIError, storedKey, storeKey } from "./api.js";
 import { selectDevice, stopDevice } from "./device.js";
 import { $ } from "./dom.js";
+import { leaveForecastPage } from "./forecast.js";
+import { syncPage } from "./pages.js";
 import { loadDevices, renderNoDevice } from "./sidebar.js";
 import { state } from "./state.js";
 import { linkedDevice } from "./url.js";
@@ -27,6 +29,7 @@ export async function start() {
     return;
   }
   showView("main");
+  syncPage();
   setConn("connected", "good");
   state.deviceId = null;
   startPolling();
@@ -37,6 +40,7 @@ export async function start() {
 
 function showSignin(error) {
   stopDevice();
+  leaveForecastPage(true);
   stopPolling();
   showView("signin");
   const box = $("signin-error");
@@ -49,6 +53,7 @@ function showSignin(error) {
 
 function showUnreachable(message) {
   stopDevice();
+  leaveForecastPage();
   stopPolling();
   showView("unreachable");
   $("unreach-detail").textContent = `${message} Check that bgemu is running, then retry.`;

@@ -1,5 +1,17 @@
-// The page's address: `#device=…` names the device shown, `&app=…&run=…` a run whose detail is open (a link to share).
+// The page's address: `#device=…` names the device shown, `&app=…&run=…` a run whose detail is open (a link to share);
+// `#forecast` the forecast page, `#forecast=…` a forecast opened on it.
 import { state } from "./state.js";
+
+/** The forecast the address names: "" for the forecast page without one, null when it names no forecast page. */
+export function linkedForecast() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  return params.has("forecast") ? params.get("forecast") : null;
+}
+
+/** The address of the forecast page, with the forecast `id` open (or none). */
+export function setForecastLink(id) {
+  history.replaceState(null, "", id ? `#${new URLSearchParams({ forecast: id })}` : "#forecast");
+}
 
 /** The device the address names, or null. */
 export function linkedDevice() {
@@ -15,7 +27,7 @@ export function linkedRun(id) {
 
 /** The address of what is shown: the device, and the run when its detail is open (a link to share). */
 export function setLink(run) {
-  if (!state.deviceId) return;
+  if (!state.deviceId || linkedForecast() !== null) return;   // the forecast page keeps its own address
   const params = new URLSearchParams({ device: state.deviceId, ...(run ? { app: run.app, run: run.run } : {}) });
   history.replaceState(null, "", `#${params}`);
 }

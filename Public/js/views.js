@@ -1,13 +1,26 @@
-// Which of the page's views shows (sign-in, unreachable, main) and its status lines: the connection to the service,
-// the device's event stream, and the answer to the last control used.
+// Which of the page's views shows (sign-in, unreachable, main) and, once signed in, which page (the devices or the
+// forecasts); and its status lines: the connection to the service, the device's event stream, and the answer to the
+// last control used.
 import { $ } from "./dom.js";
 
 export function showView(name) {
   document.body.dataset.view = name;
+  const page = document.body.dataset.page || "devices";
   $("view-signin").hidden = name !== "signin";
   $("view-unreachable").hidden = name !== "unreachable";
-  $("view-main").hidden = name !== "main";
+  $("view-main").hidden = name !== "main" || page !== "devices";
+  $("view-forecast").hidden = name !== "main" || page !== "forecast";
+  $("nav").hidden = name !== "main";
+  for (const link of $("nav").querySelectorAll("a")) {
+    if (link.dataset.page === page) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  }
   $("signout").hidden = name === "signin";
+}
+
+/** Shows `page` (`devices` or `forecast`) of the signed-in view. */
+export function showPage(page) {
+  document.body.dataset.page = page;
+  showView(document.body.dataset.view || "signin");
 }
 
 /** The connection to the service, in the top bar. */

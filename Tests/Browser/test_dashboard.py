@@ -1038,3 +1038,360 @@ def test_the_lane_buttons_zoom_and_pan(service, driver):
     assert abs(after("pan-left") - fitted) <= 2
     after("zoom-in")
     assert after("zoom-fit") == fitted
+
+
+# ---------------------------------------------------------------- the forecast page (issue 14)
+
+def forecast_probe(driver):
+    return driver.execute_script("return window.__bgemu.forecast()")
+
+
+def open_forecast_page(driver, service):
+    """Signs in, opens the forecast page by its link in the top bar and waits for its stream."""
+    sign_in(driver, service)
+    wait(driver, lambda d: view(d) == "main", message="main view")
+    driver.find_element(By.ID, "nav-forecast").click()
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.page") == "forecast" and view(d) == "main",
+         message="forecast page")
+    assert driver.find_element(By.ID, "view-forecast").is_displayed()
+    assert not driver.find_element(By.ID, "view-main").is_displayed()
+    assert driver.find_element(By.ID, "nav-forecast").get_attribute("aria-current") == "page"
+    wait(driver, lambda d: forecast_probe(d)["streamLive"], message="the tenant's event stream open")
+
+
+def form_input(driver, path):
+    return driver.find_element(By.CSS_SELECTOR, f'#forecast-form [data-path="{path}"]')
+
+
+def set_form_value(driver, path, value):
+    field = form_input(driver, path)
+    field.clear()
+    field.send_keys(str(value))
+
+
+def form_request(driver):
+    return driver.execute_script("return import('/js/forecast-form.js').then((m) => m.readRequest())")
+
+
+def wait_forecast_done(driver, timeout=120):
+    wait(driver, lambda d: forecast_probe(d)["state"] in ("done", "failed"), timeout, "the forecast finished")
+    probe = forecast_probe(driver)
+    assert probe["state"] == "done", probe
+    return probe
+
+
+def percent_text(share):
+    """The page's percent format (svg-plot.js `percent`): 0.4213 → "42.1 %", 1 → "100 %"."""
+    value = share * 100
+    return f"{int(value)} %" if value == int(value) else f"{value:.1f} %"
+
+
+def raw_get(service, path):
+    request = urllib.request.Request(service.base + path, headers={"Authorization": f"Bearer {API_KEY}"})
+    with urllib.request.urlopen(request, timeout=60) as r:
+        return r.status, dict(r.headers), r.read()
+
+
+# What the plots drew (the line series, the histogram's bars, the why-not and push bars, the plots' names) and the
+# key figures' cells, read in the page.
+PLOT_FACTS_JS = """
+    const q = (s) => [...document.querySelectorAll(s)];
+    return {
+      lines: q('#fc-plot-ran path.series').map((p) => [p.dataset.series, Number(p.dataset.points)]),
+      histogram: q('#fc-plot-histogram rect.bar').map((r) => [r.dataset.series, Number(r.dataset.value)]),
+      whyNot: q('#fc-plot-whynot rect.bar').map((r) => [r.dataset.series, r.dataset.category, Number(r.dataset.value)]),
+      pushes: q('#fc-plot-pushes rect.bar').map((r) => [r.dataset.category, Number(r.dataset.value)]),
+      names: q('#fc-plots svg').map((s) => [s.getAttribute('role'), s.querySelector('title').textContent,
+                                             s.getAttribute('aria-label')]),
+      figures: q('#fc-figures tbody tr').map((tr) => [...tr.cells].map((c) => c.textContent)),
+    };"""
+
+
+def plot_facts(driver):
+    return driver.execute_script(PLOT_FACTS_JS)
+
+
+def check_plots_against(facts, result):
+    """The plots and figures of the page hold what the service answered: a line per kind, a bar per histogram bin
+    (of the first kind), a bar per why-not condition of each kind, a bar per push outcome, a figures row per kind.
+    Returns the kinds."""
+    kinds = [k for k in ("appRefresh", "processing", "fetch") if result.get(k)]
+    assert kinds, result
+    assert sorted(facts["lines"]) == sorted([k, len(result[k]["ranWithinHours"])] for k in kinds), facts["lines"]
+    assert all(len(result[k]["ranWithinHours"]) == 24 * result["days"] + 1 for k in kinds)
+    first = kinds[0]
+    assert [v for _, v in facts["histogram"]] == [b["devices"] for b in result[first]["runsPerDayHistogram"]]
+    assert sum(v for _, v in facts["histogram"]) == result["devices"]
+    expected_why = sorted([k, c, v] for k in kinds for c, v in result[k]["whyNot"].items())
+    assert sorted(facts["whyNot"]) == expected_why, facts["whyNot"]
+    if result.get("pushes") and result["pushes"]["sent"] > 0:
+        assert len(facts["pushes"]) == 6
+        assert all(result["pushes"][c] == v for c, v in facts["pushes"]), facts["pushes"]
+    else:
+        assert facts["pushes"] == []
+    assert len(facts["names"]) == 3 + (1 if facts["pushes"] else 0)
+    for role, title, label in facts["names"]:
+        assert role == "img" and title and label.startswith(title), (role, title, label)
+    assert len(facts["figures"]) == len(kinds)
+    for cells, kind in zip(facts["figures"], kinds):
+        within = result[kind]["devicesWithRunWithin"]
+        assert cells[1:4] == [percent_text(within["1h"]), percent_text(within["4h"]), percent_text(within["24h"])], cells
+        assert float(cells[7]) == result[kind]["runsPerDevicePerDay"]["mean"], cells
+    return kinds
+
+
+def test_the_forecast_form_holds_the_services_defaults(service, driver):
+    # A forecast given only what is required: the service echoes its request with every default filled in.
+    created = service.api("POST", "/v1/forecasts", {"devices": 1, "days": 1, "app": {"bundleId": "com.example.min"}})
+    open_forecast_page(driver, service)
+    shown = form_request(driver)
+    echoed = created["request"]
+    assert shown["population"] == echoed["population"], (shown["population"], echoed["population"])
+    assert shown["osVersion"] == echoed["osVersion"] and shown["seed"] == echoed["seed"]
+    assert shown["pushes"] == echoed["pushes"] == []
+    assert form_input(driver, "population.forceQuitShare").get_attribute("value") == str(echoed["population"]["forceQuitShare"])
+    # The advanced fields wait in closed <details>.
+    assert not form_input(driver, "population.lowPowerModeWhenLowShare").is_displayed()
+    assert form_input(driver, "population.lowPowerModeShare").is_displayed()
+
+
+def test_forecast_view_runs_a_fleet_plots_it_and_reopens_it(service, driver, tmp_path):
+    open_forecast_page(driver, service)
+    set_form_value(driver, "devices", 200)
+    set_form_value(driver, "days", 2)
+    set_form_value(driver, "seed", 7)
+    driver.find_element(By.CSS_SELECTOR, '[data-rows="pushes"] .add-row').click()   # a push every hour
+    driver.find_element(By.ID, "fc-run").click()
+    wait(driver, lambda d: forecast_probe(d)["id"], message="forecast started")
+    probe = wait_forecast_done(driver)
+    forecast_id = probe["id"]
+    assert driver.current_url.endswith(f"#forecast={forecast_id}")
+
+    # The bar went to the end, from the stream (its final event at least) or from polling.
+    assert driver.find_element(By.ID, "fc-progress").get_attribute("value") == "1"
+    assert "100 %" in driver.find_element(By.ID, "fc-progress-text").text
+    seen = probe["progressSeen"]
+    assert seen[-1][2] == "done" and all(0 <= p <= 1 for _, p, _ in seen), seen
+    progresses = [p for _, p, _ in seen]
+    assert progresses == sorted(progresses), seen
+    wait(driver, lambda d: forecast_probe(d)["streamEvents"] >= 1, 10, "a forecast.progress event on the stream")
+
+    forecast = service.api("GET", f"/v1/forecasts/{forecast_id}")
+    assert forecast["state"] == "done" and forecast["request"]["devices"] == 200 and forecast["request"]["days"] == 2
+    assert forecast["request"]["pushes"] == [{"everyMinutes": 60, "priority": 5}]
+    result = forecast["result"]
+    kinds = check_plots_against(plot_facts(driver), result)
+    assert kinds == ["appRefresh", "fetch"]   # the form's example app: a refresh request and a fetch interval
+    # The histogram of the other kind, by its switch.
+    driver.find_element(By.CSS_SELECTOR, '#fc-plot-histogram input[value="fetch"]').click()
+    wait(driver, lambda d: plot_facts(d)["histogram"] and plot_facts(d)["histogram"][0][0] == "fetch")
+    assert [v for _, v in plot_facts(driver)["histogram"]] == [b["devices"] for b in result["fetch"]["runsPerDayHistogram"]]
+    screenshot(driver, "forecast-view")
+    set_viewport(driver, 1400, 900, dark=True)   # the plots take the page's dark palette
+    assert driver.execute_script("return getComputedStyle(document.body).backgroundColor") == DARK_BACKGROUND
+    line = driver.find_element(By.CSS_SELECTOR, "#fc-plot-ran path.series")
+    assert driver.execute_script("return getComputedStyle(arguments[0]).stroke", line) != "rgb(11, 92, 213)"  # light --run
+    screenshot(driver, "forecast-view-dark")
+    set_viewport(driver, 1600, 1000)
+
+    # The CSV: fetched with the key, saved as a download, the service's rows byte for byte.
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    driver.find_element(By.ID, "fc-csv").click()
+    target = downloads / f"forecast-{forecast_id}.csv"
+    wait(driver, lambda d: target.exists() and not list(downloads.glob("*.crdownload")), 30, "the CSV downloaded")
+    status, headers, body = raw_get(service, f"/v1/forecasts/{forecast_id}/devices")
+    assert status == 200 and headers["Content-Type"].startswith("text/csv")
+    assert target.read_bytes() == body
+    assert len(body.decode().strip().splitlines()) == 200 + 1   # a header and a row per device
+    wait(driver, lambda d: "Downloaded" in d.find_element(By.ID, "fc-status").text)
+
+    # Reopened from the list of past forecasts after a fresh load of the page.
+    driver.get(service.base + "/#forecast")   # only the address's fragment changes: no load yet
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#fc-list li[data-forecast-id="{forecast_id}"]'),
+         message="listed")
+    assert forecast_probe(driver)["id"] is None
+    listed = service.api("GET", "/v1/forecasts")["forecasts"]
+    assert [li.get_attribute("data-forecast-id") for li in driver.find_elements(By.CSS_SELECTOR, "#fc-list li")] \
+        == [f["forecastId"] for f in listed]
+    driver.find_element(By.CSS_SELECTOR, f'#fc-list li[data-forecast-id="{forecast_id}"] a').click()
+    wait(driver, lambda d: forecast_probe(d)["id"] == forecast_id and forecast_probe(d)["state"] == "done")
+    check_plots_against(plot_facts(driver), result)
+    assert form_input(driver, "devices").get_attribute("value") == "200"   # its request, to change and run again
+    assert form_input(driver, "seed").get_attribute("value") == "7"
+
+    # And by its address; the Devices link goes back to the devices.
+    driver.get(service.base + f"/#forecast={forecast_id}")
+    wait(driver, lambda d: forecast_probe(d)["id"] == forecast_id and d.find_elements(By.CSS_SELECTOR, "#fc-plot-ran path.series"))
+    driver.find_element(By.ID, "nav-devices").click()
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.page") == "devices")
+    assert driver.find_element(By.ID, "view-main").is_displayed()
+    assert not driver.find_element(By.ID, "view-forecast").is_displayed()
+
+
+def test_an_invalid_forecast_value_shows_the_problem(service, driver):
+    open_forecast_page(driver, service)
+    set_form_value(driver, "devices", 50)
+    set_form_value(driver, "days", 1)
+    set_form_value(driver, "population.forceQuitShare", 1.5)
+    driver.find_element(By.ID, "fc-run").click()
+    wait(driver, lambda d: "bad" in d.find_element(By.ID, "fc-status").get_attribute("class"), message="problem shown")
+    text = driver.find_element(By.ID, "fc-status").text
+    assert "422" in text and "population.forceQuitShare" in text, text
+    assert form_input(driver, "population.forceQuitShare").get_attribute("aria-invalid") == "true"
+    assert service.api("GET", "/v1/forecasts")["forecasts"] == []
+    screenshot(driver, "forecast-invalid")
+    # A seed past what a browser's numbers hold exactly is stopped before it is sent rounded.
+    set_form_value(driver, "population.forceQuitShare", 0.2)
+    set_form_value(driver, "seed", 2**53 + 1)
+    driver.find_element(By.ID, "fc-run").click()
+    wait(driver, lambda d: "seed" in d.find_element(By.ID, "fc-status").text, message="seed refused")
+    assert form_input(driver, "seed").get_attribute("aria-invalid") == "true"
+    assert form_input(driver, "population.forceQuitShare").get_attribute("aria-invalid") is None
+    assert service.api("GET", "/v1/forecasts")["forecasts"] == []
+    # A field in a closed <details> is shown when it is the one refused.
+    assert not form_input(driver, "population.lowPowerModeBatteryLevel").is_displayed()
+    set_form_value(driver, "seed", 3)
+    driver.execute_script("""const e = document.querySelector('#forecast-form [data-path="population.lowPowerModeBatteryLevel"]');
+                             e.value = "0";""")
+    driver.find_element(By.ID, "fc-run").click()
+    wait(driver, lambda d: "population.lowPowerModeBatteryLevel" in d.find_element(By.ID, "fc-status").text)
+    assert form_input(driver, "population.lowPowerModeBatteryLevel").is_displayed()
+    assert form_input(driver, "population.lowPowerModeBatteryLevel").get_attribute("aria-invalid") == "true"
+    set_form_value(driver, "population.lowPowerModeBatteryLevel", 20)
+    # Mended, it runs; the mark goes.
+    driver.find_element(By.ID, "fc-run").click()
+    wait_forecast_done(driver)
+    assert form_input(driver, "seed").get_attribute("aria-invalid") is None
+    assert not driver.find_elements(By.CSS_SELECTOR, "#forecast-form [aria-invalid]")
+
+
+def test_an_info_plist_fills_the_app_fields(service, driver, tmp_path):
+    plist = tmp_path / "Info.plist"
+    plist.write_text("""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0"><dict>
+  <key>CFBundleIdentifier</key><string>org.example.news</string>
+  <key>UIBackgroundModes</key><array><string>processing</string><string>fetch</string></array>
+  <key>BGTaskSchedulerPermittedIdentifiers</key><array><string>org.example.news.refresh</string><string>org.example.news.clean</string></array>
+  <key>UIApplicationExitsOnSuspend</key><false/>
+</dict></plist>""")
+    open_forecast_page(driver, service)
+    driver.find_element(By.ID, "fc-plist").send_keys(str(plist))
+    wait(driver, lambda d: "read Info.plist" in d.find_element(By.ID, "fc-plist-status").text)
+    request = form_request(driver)
+    assert request["app"]["bundleId"] == "org.example.news"
+    assert sorted(request["app"]["infoPlist"]["UIBackgroundModes"]) == ["fetch", "processing"]
+    assert request["app"]["infoPlist"]["BGTaskSchedulerPermittedIdentifiers"] == ["org.example.news.refresh", "org.example.news.clean"]
+    # A binary property list is refused with how to convert it.
+    binary = tmp_path / "Binary.plist"
+    binary.write_bytes(b"bplist00\xd1\x01\x02")
+    driver.find_element(By.ID, "fc-plist").send_keys(str(binary))
+    wait(driver, lambda d: "plutil" in d.find_element(By.ID, "fc-plist-status").text)
+
+
+def test_a_running_forecast_moves_its_bar_and_cancel_deletes_it(service, driver):
+    open_forecast_page(driver, service)
+    # A fleet that runs for about 40 s on this machine and build (debug or release, alone or beside other work):
+    # the speed of a small run of the form's request first.
+    small = {**form_request(driver), "devices": 100, "days": 2}
+    calibration = service.api("POST", "/v1/forecasts", small)["forecastId"]
+    deadline = time.time() + 120
+    while (answer := service.api("GET", f"/v1/forecasts/{calibration}"))["state"] == "running" and time.time() < deadline:
+        time.sleep(0.2)
+    assert answer["state"] == "done", answer
+    devices = max(1000, min(100000, int(answer["devicesPerSecond"] * 40)))
+    set_form_value(driver, "devices", devices)
+    set_form_value(driver, "days", 2)
+    driver.find_element(By.ID, "fc-run").click()
+    wait(driver, lambda d: forecast_probe(d)["state"] == "running", message="running")
+    forecast_id = forecast_probe(driver)["id"]
+    wait(driver, lambda d: 0 < float(d.find_element(By.ID, "fc-progress").get_attribute("value")) < 1, 60, "the bar moving")
+    wait(driver, lambda d: any(source == "stream" and 0 < p < 1 for source, p, _ in forecast_probe(d)["progressSeen"]),
+         30, "progress from the stream")
+    assert driver.find_element(By.ID, "fc-cancel").is_displayed()
+    assert not driver.find_element(By.ID, "fc-csv").is_displayed()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#fc-list li[data-forecast-id="{forecast_id}"][data-state="running"]'))
+    screenshot(driver, "forecast-running")
+
+    # One forecast at a time: a second one is refused with the service's problem.
+    driver.find_element(By.ID, "fc-run").click()
+    wait(driver, lambda d: "409" in d.find_element(By.ID, "fc-status").text, message="409 shown")
+    assert forecast_probe(driver)["id"] == forecast_id
+
+    driver.find_element(By.ID, "fc-cancel").click()
+    wait(driver, lambda d: forecast_probe(d)["id"] is None, 30, "cancelled")
+    assert "Cancelled and deleted" in driver.find_element(By.ID, "fc-status").text
+    assert service.request("GET", f"/v1/forecasts/{forecast_id}")[0] == 404
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, f'#fc-list li[data-forecast-id="{forecast_id}"]'))
+    assert driver.current_url.endswith("#forecast")
+
+
+def test_scripted_handlers_and_a_push_schedule_reach_the_service_and_come_back(service, driver):
+    open_forecast_page(driver, service)
+    set_form_value(driver, "devices", 40)
+    set_form_value(driver, "days", 1)
+    driver.execute_script("document.querySelectorAll('#forecast-form details').forEach((d) => { d.open = true; })")
+    driver.find_element(By.ID, "fc-behavior-custom").click()
+    # The rows start as the service's own default behaviour; the refresh handler is made to never complete.
+    rows = form_request(driver)["app"]["behavior"]
+    assert rows["appRefresh"] == {"completeAfter": 5, "result": "success", "resubmit": True, "resubmitAfter": 900}
+    never = driver.find_element(By.CSS_SELECTOR, '[data-rows="app.behavior"] tbody tr:first-child td:nth-child(2) input')
+    never.clear()
+    never.send_keys("never")
+    form_input(driver, "app.behavior.onEnterBackground").click()
+    driver.find_element(By.CSS_SELECTOR, '[data-rows="pushes"] .add-row').click()
+    hours = driver.find_element(By.CSS_SELECTOR, '[data-rows="pushes"] tbody tr td:nth-child(2) input')
+    hours.send_keys("9, 21.5")
+    driver.find_element(By.CSS_SELECTOR, '[data-rows="pushes"] tbody tr td:nth-child(3) select option[value="10"]').click()
+    sent = form_request(driver)
+    driver.find_element(By.ID, "fc-run").click()
+    wait_forecast_done(driver)
+    forecast = service.api("GET", f"/v1/forecasts/{forecast_probe(driver)['id']}")
+    behavior = forecast["request"]["app"]["behavior"]
+    assert behavior["appRefresh"]["completeAfter"] == "never"
+    assert behavior["onEnterBackground"] == {"name": "save", "endAfter": 3, "endOnExpiration": True}
+    assert forecast["request"]["pushes"] == [{"everyMinutes": 60, "atHours": [9, 21.5], "priority": 10}]
+    assert forecast["request"]["population"] == sent["population"]
+    assert forecast["result"]["appRefresh"]["expiredShare"] > 0   # a handler that never completes expires (R22)
+    # Reopened, the form holds that request again.
+    driver.find_element(By.ID, "fc-reset").click()
+    assert not driver.find_element(By.ID, "fc-behavior-custom").is_selected()
+    driver.get(service.base + f"/#forecast={forecast['forecastId']}")
+    driver.refresh()
+    wait(driver, lambda d: forecast_probe(d)["id"] == forecast["forecastId"] and forecast_probe(d)["state"] == "done")
+    assert driver.find_element(By.ID, "fc-behavior-custom").is_selected()
+    assert form_request(driver)["app"]["behavior"] == behavior
+    assert form_request(driver)["pushes"] == forecast["request"]["pushes"]
+
+    # Deleted from the list, once confirmed: "Keep" first keeps it.
+    item = f'#fc-list li[data-forecast-id="{forecast["forecastId"]}"]'
+    driver.find_element(By.CSS_SELECTOR, f"{item} .delete-forecast").click()
+    driver.find_element(By.CSS_SELECTOR, f"{item} .confirm-no").click()
+    assert not driver.find_elements(By.CSS_SELECTOR, f"{item} .confirm-delete")
+    assert service.request("GET", f"/v1/forecasts/{forecast['forecastId']}")[0] == 200
+    driver.find_element(By.CSS_SELECTOR, f"{item} .delete-forecast").click()
+    driver.find_element(By.CSS_SELECTOR, f"{item} .confirm-yes").click()
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, item), message="gone from the list")
+    assert service.request("GET", f"/v1/forecasts/{forecast['forecastId']}")[0] == 404
+    assert forecast_probe(driver)["id"] is None and driver.current_url.endswith("#forecast")
+
+
+def test_without_the_event_stream_polling_brings_the_forecast_to_its_end(service, driver):
+    # The tenant's stream refused to the page (a proxy that drops event streams, say): the forecast is polled.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/v1/events?type=forecast.*"]})
+    sign_in(driver, service)
+    wait(driver, lambda d: view(d) == "main", message="main view")
+    driver.find_element(By.ID, "nav-forecast").click()
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.page") == "forecast")
+    set_form_value(driver, "devices", 100)
+    set_form_value(driver, "days", 1)
+    driver.find_element(By.ID, "fc-run").click()
+    probe = wait_forecast_done(driver)
+    assert probe["streamEvents"] == 0 and not probe["streamLive"], probe
+    assert driver.find_element(By.ID, "fc-progress").get_attribute("value") == "1"
+    result = service.api("GET", f"/v1/forecasts/{probe['id']}")["result"]
+    check_plots_against(plot_facts(driver), result)

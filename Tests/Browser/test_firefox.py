@@ -11,8 +11,9 @@ import pytest
 
 from conftest import API_KEY, ARTIFACTS, openapi_event_types
 from firefox_bidi import BiDiError, Firefox, firefox_binary
-from test_dashboard import (DARK_BACKGROUND, SAMPLE, SIGNAL, create_device, device_event_ids, device_event_list,
-                            device_with_expirations, device_with_pushes, run_scenario)
+from test_dashboard import (DARK_BACKGROUND, PLOT_FACTS_JS, SAMPLE, SIGNAL, check_plots_against, create_device,
+                            device_event_ids, device_event_list, device_with_expirations, device_with_pushes,
+                            run_scenario)
 
 # The line Firefox logs when a device's event stream cannot reach the service.
 STREAM_AWAY = re.compile(r"Firefox can.t establish a connection to the server at http://127\.0\.0\.1:\d+/v1/devices/[^/]+/events\?")
@@ -503,3 +504,54 @@ def test_a_key_revoked_while_signed_in_signs_the_page_out(service, firefox):
     assert text(firefox, "#signin-error") == "The API key is no longer accepted (401)."
     assert firefox.evaluate("localStorage.getItem('bgemu.apiKey')") is None
     assert firefox.evaluate("window.__bgemu.streamState()") == -1
+
+
+# ---------------------------------------------------------------- the forecast page (issue 14), in Firefox
+
+def forecast_probe(firefox):
+    return firefox.evaluate("window.__bgemu.forecast()")
+
+
+def test_forecast_view_runs_a_fleet_and_plots_it(service, firefox):
+    sign_in_at(firefox, service, 1600, 1000, live=False)
+    firefox.click("#nav-forecast")
+    firefox.wait_for("document.body.dataset.page === 'forecast' && window.__bgemu.forecast().streamLive",
+                     message="the forecast page with its stream open")
+    assert visible(firefox, "view-forecast") and not visible(firefox, "view-main")
+    set_value = """(path, value) => { const e = document.querySelector(`#forecast-form [data-path="${path}"]`);
+                    e.value = value; e.dispatchEvent(new Event("input", {bubbles: true})); }"""
+    firefox.call(set_value, "devices", "150")
+    firefox.call(set_value, "days", "2")
+    firefox.click('[data-rows="pushes"] .add-row')
+    firefox.click("#fc-run")
+    firefox.wait_for(lambda: forecast_probe(firefox)["state"] in ("done", "failed"), 120, "the forecast finished")
+    probe = forecast_probe(firefox)
+    assert probe["state"] == "done", probe
+    assert firefox.evaluate("document.getElementById('fc-progress').value") == 1
+    firefox.wait_for(lambda: forecast_probe(firefox)["streamEvents"] >= 1, 10, "a forecast.progress event")
+    forecast = service.api("GET", f"/v1/forecasts/{probe['id']}")
+    assert forecast["request"]["devices"] == 150
+    facts = firefox.evaluate(f"(() => {{ {PLOT_FACTS_JS} }})()")
+    check_plots_against(facts, forecast["result"])
+    screenshot(firefox, "forecast-view")
+
+    # Reopened from the list after a reload.
+    firefox.navigate(service.base + "/#forecast")
+    firefox.wait_for_node(f'#fc-list li[data-forecast-id="{probe["id"]}"] a')
+    click_fresh(firefox, f'#fc-list li[data-forecast-id="{probe["id"]}"] a')
+    firefox.wait_for(lambda: forecast_probe(firefox)["id"] == probe["id"] and forecast_probe(firefox)["state"] == "done",
+                     message="reopened")
+    check_plots_against(firefox.evaluate(f"(() => {{ {PLOT_FACTS_JS} }})()"), forecast["result"])
+
+
+def test_an_invalid_forecast_value_shows_the_problem(service, firefox):
+    sign_in_at(firefox, service, 1600, 1000, live=False)
+    firefox.navigate(service.base + "/#forecast")
+    firefox.wait_for("document.body.dataset.page === 'forecast'", message="the forecast page by its address")
+    firefox.call("""() => { const e = document.querySelector('#forecast-form [data-path="days"]'); e.value = "31"; }""")
+    firefox.click("#fc-run")
+    firefox.wait_for("document.getElementById('fc-status').classList.contains('bad')", message="the problem shown")
+    status = text(firefox, "#fc-status")
+    assert "422" in status and "days" in status, status
+    assert firefox.evaluate("document.querySelector('#forecast-form [data-path=\"days\"]').getAttribute('aria-invalid')") == "true"
+    screenshot(firefox, "forecast-invalid")
