@@ -1,18 +1,25 @@
-// An Info.plist read in the browser: the XML property list format (a binary one is refused with how to convert it).
-// Only what a forecast's app needs is taken: CFBundleIdentifier, UIBackgroundModes,
-// BGTaskSchedulerPermittedIdentifiers and UIApplicationExitsOnSuspend.
+// An Info.plist read in the browser: the XML property list format (a binary one the form sends to the service as it
+// is). Only what a forecast's app needs is taken: CFBundleIdentifier, UIBackgroundModes,
+// BGTaskSchedulerPermittedIdentifiers and UIApplicationExitsOnSuspend, and the build settings those refer to.
 
-/** The keys of `text` (an XML plist) a forecast reads; throws an Error saying what is wrong with the file. */
+/**
+ * The keys of `text` (an XML plist) a forecast reads, and in `buildSettings` the names of the build settings they
+ * refer to (`$(NAME)`, `${NAME}`: the service expands them); throws an Error saying what is wrong with the file.
+ */
 export function readInfoPlist(text) {
-  if (text.startsWith("bplist")) {
-    throw new Error("this is a binary property list: convert it with `plutil -convert xml1 Info.plist` and pick it again");
-  }
   const doc = new DOMParser().parseFromString(text, "application/xml");
   if (doc.querySelector("parsererror")) throw new Error("this file is not an XML property list");
   const dict = doc.querySelector("plist > dict");
   if (!dict) throw new Error("this property list has no top-level <dict>");
   const values = plistDict(dict);
-  const found = {};
+  const found = { buildSettings: [] };
+  const refers = (v) => typeof v === "string" && /\$[({]/.test(v);
+  for (const key of ["CFBundleIdentifier", "UIBackgroundModes", "BGTaskSchedulerPermittedIdentifiers"]) {
+    for (const v of [values[key]].flat()) {
+      if (!refers(v)) continue;
+      for (const m of v.matchAll(/\$[({]([A-Za-z0-9_]+)/g)) if (!found.buildSettings.includes(m[1])) found.buildSettings.push(m[1]);
+    }
+  }
   if (typeof values.CFBundleIdentifier === "string" && !values.CFBundleIdentifier.includes("$(")) {
     found.bundleId = values.CFBundleIdentifier;   // a build variable such as $(PRODUCT_BUNDLE_IDENTIFIER) is not one
   }

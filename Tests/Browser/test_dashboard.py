@@ -1,5 +1,8 @@
 """The dashboard in headless Chromium against the real service."""
+import base64
 import json
+import pathlib
+import plistlib
 import time
 import urllib.request
 
@@ -1285,11 +1288,48 @@ def test_an_info_plist_fills_the_app_fields(service, driver, tmp_path):
     assert request["app"]["bundleId"] == "org.example.news"
     assert sorted(request["app"]["infoPlist"]["UIBackgroundModes"]) == ["fetch", "processing"]
     assert request["app"]["infoPlist"]["BGTaskSchedulerPermittedIdentifiers"] == ["org.example.news.refresh", "org.example.news.clean"]
-    # A binary property list is refused with how to convert it.
+    # A binary property list is sent as it is (Base64), for the service to read.
     binary = tmp_path / "Binary.plist"
-    binary.write_bytes(b"bplist00\xd1\x01\x02")
+    plistlib.dump({"CFBundleIdentifier": "org.example.bin", "UIBackgroundModes": ["fetch"]}, binary.open("wb"),
+                  fmt=plistlib.FMT_BINARY)
     driver.find_element(By.ID, "fc-plist").send_keys(str(binary))
-    wait(driver, lambda d: "plutil" in d.find_element(By.ID, "fc-plist-status").text)
+    wait(driver, lambda d: "binary property list" in d.find_element(By.ID, "fc-plist-status").text)
+    sent = form_request(driver)["app"]["infoPlist"]
+    assert base64.b64decode(sent) == binary.read_bytes()
+    driver.find_element(By.ID, "fc-plist-detach").click()
+    assert isinstance(form_request(driver)["app"]["infoPlist"], dict)
+
+
+REAL_PROJECTS = pathlib.Path(__file__).resolve().parents[1] / "Fixtures" / "RealProjects"
+
+
+def test_a_real_info_plist_with_build_settings_is_sent_as_it_is_and_read_by_the_service(service, driver):
+    """Mullvad VPN's Info.plist names its BGTask identifiers `$(APPLICATION_IDENTIFIER).…`: the page sends the file
+    with the build setting typed beside it, and the forecast's request (as the service read it) has them expanded."""
+    open_forecast_page(driver, service)
+    # The fleet and the launch submission first (showing a request detaches any file), then the file.
+    driver.execute_script("""
+        return import('/js/forecast-form.js').then((m) => {
+          const r = m.readRequest();
+          Object.assign(r, {devices: 50, days: 1});
+          r.app.bundleId = 'net.mullvad.MullvadVPN';
+          r.app.atLaunch.submit = [{kind: 'appRefresh', identifier: 'net.mullvad.MullvadVPN.AppRefresh', earliestBeginSeconds: 900}];
+          m.fillRequest(r);
+        })""")
+    driver.find_element(By.ID, "fc-plist").send_keys(str(REAL_PROJECTS / "mullvad-ios-Info.plist"))
+    wait(driver, lambda d: "APPLICATION_IDENTIFIER" in d.find_element(By.ID, "fc-plist-status").text)
+    assert driver.find_element(By.ID, "fc-build-settings").is_displayed()
+    driver.find_element(By.ID, "fc-build-settings").send_keys("APPLICATION_IDENTIFIER=net.mullvad.MullvadVPN")
+    request = form_request(driver)
+    assert request["app"]["infoPlist"] == (REAL_PROJECTS / "mullvad-ios-Info.plist").read_text()
+    assert request["app"]["buildSettings"] == {"APPLICATION_IDENTIFIER": "net.mullvad.MullvadVPN"}
+    driver.find_element(By.ID, "fc-run").click()
+    probe = wait_forecast_done(driver)
+    forecast = service.api("GET", f"/v1/forecasts/{probe['id']}")
+    assert forecast["request"]["app"]["infoPlist"]["BGTaskSchedulerPermittedIdentifiers"] == [
+        "net.mullvad.MullvadVPN.AppRefresh", "net.mullvad.MullvadVPN.PrivateKeyRotation",
+        "net.mullvad.MullvadVPN.AddressCacheUpdate"]
+    assert "appRefresh" in forecast["result"]
 
 
 def test_a_running_forecast_moves_its_bar_and_cancel_deletes_it(service, driver):
