@@ -1144,8 +1144,10 @@ def check_plots_against(facts, result):
 
 
 def test_the_forecast_form_holds_the_services_defaults(service, driver):
-    # A forecast given only what is required: the service echoes its request with every default filled in.
-    created = service.api("POST", "/v1/forecasts", {"devices": 1, "days": 1, "app": {"bundleId": "com.example.min"}})
+    # A forecast given only what is required (and something to count): the service echoes its request with every
+    # default filled in.
+    created = service.api("POST", "/v1/forecasts", {"devices": 1, "days": 1, "app": {
+        "bundleId": "com.example.min", "infoPlist": {"UIBackgroundModes": ["fetch"]}, "atLaunch": {"fetchInterval": "minimum"}}})
     open_forecast_page(driver, service)
     shown = form_request(driver)
     echoed = created["request"]
