@@ -107,3 +107,29 @@ import Testing
         #expect(!withPushes.validate().contains { $0.field == "app.atLaunch" })
     }
 }
+
+/// A forecast of what the iOS version lacks is refused by name (the engine would only count refusals).
+@Suite struct ForecastVersionTests {
+    private static func request(os: String, submit: Bool, fetch: Bool) throws -> ForecastRequest {
+        var atLaunch: [String: Any] = [:]
+        if submit { atLaunch["submit"] = [["kind": "appRefresh", "identifier": "a.b.refresh"]] }
+        if fetch { atLaunch["fetchInterval"] = "minimum" }
+        let body: [String: Any] = ["devices": 5, "days": 1, "osVersion": os, "app": [
+            "bundleId": "a.b", "atLaunch": atLaunch,
+            "infoPlist": ["UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": ["a.b.refresh"]]]]
+        return try JSONDecoder().decode(ForecastRequest.self, from: JSONSerialization.data(withJSONObject: body))
+    }
+
+    @Test func R15_BGTaskSchedulerSubmissionsBeforeIOS13AreRefusedAndFetchStaysAllowedFromIOS7() throws {
+        let ios12 = try Self.request(os: "12.0", submit: true, fetch: true).validate().map(\.field)
+        #expect(ios12.contains("app.atLaunch.submit"))
+        #expect(!ios12.contains("app.atLaunch.fetchInterval"))
+        #expect(try Self.request(os: "13.0", submit: true, fetch: true).validate().isEmpty)
+    }
+
+    @Test func R28_backgroundFetchBeforeIOS7IsRefused() throws {
+        let ios6 = try Self.request(os: "6.0", submit: false, fetch: true).validate().map(\.field)
+        #expect(ios6.contains("app.atLaunch.fetchInterval"))
+        #expect(try Self.request(os: "7.0", submit: false, fetch: true).validate().isEmpty)
+    }
+}

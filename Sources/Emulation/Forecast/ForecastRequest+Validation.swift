@@ -32,6 +32,17 @@ extension ForecastRequest {
         if case .seconds(let s) = app.atLaunch.fetchInterval {
             check(s.milliseconds >= 0 && s.seconds <= 7 * 86_400, "app.atLaunch.fetchInterval", "must be from 0 to 604800 seconds")
         }
+        // What the iOS version has: BGTaskScheduler from iOS 13, background fetch from iOS 7 (docs/rules.md,
+        // Profiles). A forecast of a kind the version lacks would only count refusals.
+        let profile = Profile.for(osVersion)
+        if !profile.bgTaskSchedulerAvailable, !app.atLaunch.submit.isEmpty {
+            issues.append(FieldIssue(
+                "app.atLaunch.submit", "BGTaskScheduler exists from iOS 13; osVersion \(osVersion) has none (R15)"))
+        }
+        if profile.appRefreshRun == nil, let interval = app.atLaunch.fetchInterval, interval != .never {
+            issues.append(FieldIssue(
+                "app.atLaunch.fetchInterval", "background fetch exists from iOS 7; osVersion \(osVersion) has none (R28)"))
+        }
         let fetches = app.atLaunch.fetchInterval.map { $0 != .never } ?? false
         check(!app.atLaunch.submit.isEmpty || fetches || !pushes.isEmpty, "app.atLaunch",
               "gives the forecast nothing to count: submit a request (atLaunch.submit) or set a fetch interval "
