@@ -69,3 +69,9 @@ public struct AppSettings: Sendable, Codable, Equatable {
 public enum AppState: String, Sendable, Codable, CaseIterable {
     case notRunning, inactive, active, background, suspended
 }
+
+extension App {
+    /// The scripted answer of the app's runs of `kind`, if its behaviour scripts one. A method, so that the engine
+    /// reads it from the app in place: the optional chain `apps[i].behavior?.runs[kind]` copied the whole app.
+    func script(_ kind: RunKind) -> RunBehavior? { behavior?.runs[kind] }
+}

@@ -46,6 +46,18 @@ public struct AppRuntime: Sendable, Codable, Equatable {
     public var hasOpenTask: Bool { backgroundTasks.indices.contains { backgroundTasks[$0].isOpen } }
     /// Whether a run is open, without copying the history or its runs (see ``hasOpenTask``).
     public var hasOpenRun: Bool { runs.indices.contains { runs[$0].isOpen } }
+
+    /// Background pushes delivered after `instant` (R30's hourly count), read in place.
+    func pushesDelivered(after instant: VirtualInstant) -> Int {
+        guard let pushes else { return 0 }
+        return pushes.recentDeliveries.reduce(0) { $1 > instant ? $0 + 1 : $0 }
+    }
+
+    /// Whether a push waits deferred (R30), read in place (see ``hasOpenTask``).
+    var hasDeferredPush: Bool {
+        guard let pushes else { return false }
+        return !pushes.deferred.isEmpty
+    }
 }
 
 /// An app's budget of discretionary launches for one virtual day (R27).

@@ -45,6 +45,7 @@ extension DeviceEngine {
     public mutating func setPolicyOverrides(_ overrides: [String: Double]) {
         guard overrides != device.policyOverrides else { return }
         device.policyOverrides = overrides
+        policy = device.policy
         emit(.devicePolicyChanged, data: ["overrides": .object(overrides.mapValues(EventValue.double))])
         replanTransfers()
     }

@@ -69,7 +69,7 @@ extension DeviceEngine {
         if c.batteryLevel <= policy.criticalBatteryLevel, !c.charging { return "batteryCritical" }
         if budgetUsed(i) >= dailyBudget(i) { return "budget" }
         let hourAgo = now - .seconds(3600)
-        let recent = device.apps[i].runtime.pushes?.recentDeliveries.filter { $0 > hourAgo }.count ?? 0
+        let recent = device.apps[i].runtime.pushesDelivered(after: hourAgo)
         if recent >= policy.backgroundPushesPerHour { return "throttled" }
         return nil
     }
@@ -139,7 +139,9 @@ extension DeviceEngine {
 
     /// Rechecks every app's deferred push (at an opportunity, when conditions change).
     mutating func deliverDeferredPushes() {
-        for i in device.apps.indices where device.apps[i].runtime.pushes?.deferred.isEmpty == false {
+        // `hasDeferredPush` reads the app in place: the optional chain written here copied the whole app (its
+        // arrays and strings retained and released) for every app at every opportunity.
+        for i in device.apps.indices where device.apps[i].runtime.hasDeferredPush {
             deliverDeferredPushes(i, userLaunch: false)
         }
     }

@@ -50,7 +50,7 @@ extension DeviceEngine {
         data["launchedApp"] = .bool(launched)
         emit(.runStarted, bundleId: bundleId, data: data)
         schedule(.runDeadline(bundleId: bundleId, runId: run.id), at: run.deadline)
-        if let script = device.apps[i].behavior?.runs[kind], let after = script.completeAfter {
+        if let script = device.apps[i].script(kind), let after = script.completeAfter {
             schedule(.scriptedRunCompletion(bundleId: bundleId, runId: run.id), at: now + after)
         }
         return run
@@ -131,7 +131,7 @@ extension DeviceEngine {
     mutating func scriptedRunCompletion(_ bundleId: String, runId: String) {
         guard let i = device.appIndex(bundleId),
             let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId && $0.isOpen }),
-            let script = device.apps[i].behavior?.runs[device.apps[i].runtime.runs[r].kind]
+            let script = device.apps[i].script(device.apps[i].runtime.runs[r].kind)
         else { return }
         let run = device.apps[i].runtime.runs[r]
         // R21: a well-behaved handler schedules its next request before completing.
