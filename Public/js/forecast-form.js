@@ -87,7 +87,11 @@ function plistPicker() {
       }
       const text = new TextDecoder().decode(bytes);
       const found = readInfoPlist(text);
-      if (found.bundleId) input.form.querySelector('[data-path="app.bundleId"]').value = found.bundleId;
+      const bundleId = input.form.querySelector('[data-path="app.bundleId"]');
+      if (found.bundleId) bundleId.value = found.bundleId;
+      // The file names its bundle id by a build setting: the example id must not stand in for it. The service
+      // takes the id typed here as PRODUCT_BUNDLE_IDENTIFIER, or the file's own once the settings resolve it.
+      if (found.bundleIdSetting) { bundleId.value = ""; bundleId.placeholder = `from the file: ${found.bundleIdSetting}`; }
       if (found.UIBackgroundModes) setModes(found.UIBackgroundModes);
       if (found.BGTaskSchedulerPermittedIdentifiers) setPath("app.infoPlist.BGTaskSchedulerPermittedIdentifiers", found.BGTaskSchedulerPermittedIdentifiers);
       if (found.UIApplicationExitsOnSuspend !== undefined) setPath("app.infoPlist.UIApplicationExitsOnSuspend", found.UIApplicationExitsOnSuspend);
@@ -98,7 +102,7 @@ function plistPicker() {
           + "and the service expands them with the settings below and Xcode's defaults";
       } else {
         attach(null);
-        out.textContent = `read ${file.name}: ${Object.keys(found).filter((k) => k !== "buildSettings").join(", ") || "none of the keys a forecast reads"}`;
+        out.textContent = `read ${file.name}: ${Object.keys(found).filter((k) => k !== "buildSettings" && k !== "bundleIdSetting").join(", ") || "none of the keys a forecast reads"}`;
       }
     } catch (error) {
       attach(null);

@@ -41,8 +41,9 @@ export function showForecastPage(id) {
     view.shown = true;
     stream.open(state.api);
     loadList();
-    // Back on the page: the forecast shown before is read again (it may have finished meanwhile), the form kept.
-    if (!id && view.current) { openForecast(view.current.forecastId, false); return; }
+    // Back on the page (by its link, or by an address naming the forecast shown): that forecast is read again,
+    // as it may have moved or finished meanwhile, the form kept.
+    if (view.current && (!id || id === view.current.forecastId)) { openForecast(view.current.forecastId, false); return; }
   }
   if (id && (!view.current || view.current.forecastId !== id)) openForecast(id, true);
 }

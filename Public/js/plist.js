@@ -20,8 +20,10 @@ export function readInfoPlist(text) {
       for (const m of v.matchAll(/\$[({]([A-Za-z0-9_]+)/g)) if (!found.buildSettings.includes(m[1])) found.buildSettings.push(m[1]);
     }
   }
-  if (typeof values.CFBundleIdentifier === "string" && !values.CFBundleIdentifier.includes("$(")) {
-    found.bundleId = values.CFBundleIdentifier;   // a build variable such as $(PRODUCT_BUNDLE_IDENTIFIER) is not one
+  if (typeof values.CFBundleIdentifier === "string") {
+    // A build variable such as $(PRODUCT_BUNDLE_IDENTIFIER) or ${PRODUCT_BUNDLE_IDENTIFIER} is not one.
+    if (refers(values.CFBundleIdentifier)) found.bundleIdSetting = values.CFBundleIdentifier;
+    else found.bundleId = values.CFBundleIdentifier;
   }
   for (const key of ["UIBackgroundModes", "BGTaskSchedulerPermittedIdentifiers"]) {
     if (Array.isArray(values[key])) found[key] = values[key].filter((v) => typeof v === "string");

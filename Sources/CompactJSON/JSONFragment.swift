@@ -1,23 +1,27 @@
 /// JSON bytes made once and written as they are wherever the value is encoded again: the policy that thousands of
 /// devices share, say, which is the same text for every device of one profile.
 ///
-/// `CompactJSONEncoder` writes ``bytes`` in place; any other encoder encodes ``value`` (so the fragment encodes
-/// the same with every encoder). The bytes must be what `CompactJSONEncoder` writes for the value with the
-/// options it is used with (``init(_:encoder:)`` makes them so).
+/// A `CompactJSONEncoder` with the options the bytes were made with writes ``bytes`` in place; any other encoder
+/// (or one with other options, or any with a `dateText`, which cannot be compared) encodes ``value``, so the
+/// fragment encodes as its value does everywhere.
 public struct JSONFragment<Value: Encodable & Sendable>: Encodable, Sendable {
     /// The value the bytes are the JSON of.
     public let value: Value
     /// `value`'s compact JSON.
     public let bytes: [UInt8]
+    /// Whether the bytes write `/` as `\/`; nil when they were made with a `dateText`.
+    private let escapesSlashes: Bool?
 
     /// `value` and its JSON by `encoder`.
     public init(_ value: Value, encoder: CompactJSONEncoder) throws {
         self.value = value
         bytes = try encoder.encode(value)
+        escapesSlashes = encoder.options.dateText == nil ? encoder.options.escapesSlashes : nil
     }
 
     public func encode(to encoder: any Encoder) throws {
-        if let nodes = encoder as? NodeEncoder {
+        if let nodes = encoder as? NodeEncoder, nodes.options.dateText == nil,
+           nodes.options.escapesSlashes == escapesSlashes {
             nodes.slot.node = .raw(bytes)
         } else {
             try value.encode(to: encoder)

@@ -60,21 +60,21 @@ import Testing
     }
 }
 
-/// The policy of a device's answer is encoded once per distinct policy and reused: the bytes kept are always those
-/// of the policy asked for, past the number of policies kept as well.
+/// The policy of a device's answer: the built-in profiles' bytes made once and reused, an overridden policy encoded
+/// for itself; either way the bytes are those of the policy asked for.
 @Suite struct PolicyFragmentTests {
-    @Test func eachPolicysKeptBytesAreItsOwnEncodingEvenPastTheNumberKept() throws {
-        let profiles = (0..<(PolicyBody.remembered + 8)).map { n -> Profile in
+    @Test func eachPolicysBytesAreItsOwnEncodingAndTheBuiltInsAreReused() throws {
+        let overridden = (0..<20).map { n -> Profile in
             var profile = Profile.ios13
             profile.backgroundTaskAllowance = VirtualDuration(seconds: Double(10 + n))
             return profile
-        } + [Profile.ios4, Profile.ios7, Profile.ios13]
-        for _ in 0..<2 {
-            for profile in profiles {
-                let fragment = PolicyBody.fragment(profile)
-                #expect(fragment.value == PolicyBody(profile))
-                #expect(fragment.bytes == (try JSONBody.encoder.encode(PolicyBody(profile))))
-            }
         }
+        for profile in overridden + [Profile.ios4, Profile.ios7, Profile.ios13] {
+            let fragment = PolicyBody.fragment(profile)
+            #expect(fragment.value == PolicyBody(profile))
+            #expect(fragment.bytes == (try JSONBody.encoder.encode(PolicyBody(profile))))
+        }
+        #expect(PolicyBody.builtIns.map(\.value.profile) == [Profile.ios13, Profile.ios7, Profile.ios4])
+        #expect(PolicyBody.fragment(.ios7).bytes == PolicyBody.builtIns[1].bytes)
     }
 }

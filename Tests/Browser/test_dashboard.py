@@ -1322,7 +1322,13 @@ def test_a_real_info_plist_with_build_settings_is_sent_as_it_is_and_read_by_the_
     wait(driver, lambda d: "APPLICATION_IDENTIFIER" in d.find_element(By.ID, "fc-plist-status").text)
     assert driver.find_element(By.ID, "fc-build-settings").is_displayed()
     driver.find_element(By.ID, "fc-build-settings").send_keys("APPLICATION_IDENTIFIER=net.mullvad.MullvadVPN")
+    # Its CFBundleIdentifier is $(PRODUCT_BUNDLE_IDENTIFIER): the example id was cleared, the setting shown instead.
+    bundle = form_input(driver, "app.bundleId")
+    assert bundle.get_attribute("value") == ""
+    assert "PRODUCT_BUNDLE_IDENTIFIER" in bundle.get_attribute("placeholder")
+    set_form_value(driver, "app.bundleId", "net.mullvad.MullvadVPN")
     request = form_request(driver)
+    assert request["app"]["bundleId"] == "net.mullvad.MullvadVPN"
     assert request["app"]["infoPlist"] == (REAL_PROJECTS / "mullvad-ios-Info.plist").read_text()
     assert request["app"]["buildSettings"] == {"APPLICATION_IDENTIFIER": "net.mullvad.MullvadVPN"}
     driver.find_element(By.ID, "fc-run").click()

@@ -28,10 +28,12 @@ struct JSONFragmentTests {
         #expect(try foundation.encode(Outer(z: fragment, y: 2)) == Data(viaFragment))
     }
 
-    @Test func theCompactEncoderWritesTheFragmentsBytesNotItsValue() throws {
-        // Bytes made by another encoder's options stay as made: the fragment is taken as it is.
+    @Test func anEncoderWithOtherOptionsEncodesTheValueNotTheBytes() throws {
         let fragment = try JSONFragment(Inner(b: 1, a: [], c: "a/b"), encoder: CompactJSONEncoder(escapesSlashes: true))
-        let bytes = try CompactJSONEncoder().encode([fragment])
-        #expect(String(decoding: bytes, as: UTF8.self) == #"[{"a":[],"b":1,"c":"a\/b"}]"#)
+        #expect(String(decoding: fragment.bytes, as: UTF8.self) == #"{"a":[],"b":1,"c":"a\/b"}"#)
+        let other = try CompactJSONEncoder(escapesSlashes: false).encode([fragment])
+        #expect(String(decoding: other, as: UTF8.self) == #"[{"a":[],"b":1,"c":"a/b"}]"#)
+        let same = try CompactJSONEncoder(escapesSlashes: true).encode([fragment])
+        #expect(String(decoding: same, as: UTF8.self) == #"[{"a":[],"b":1,"c":"a\/b"}]"#)
     }
 }

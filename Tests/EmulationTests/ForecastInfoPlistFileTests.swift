@@ -70,6 +70,25 @@ import Testing
         without["buildSettings"] = nil
         let issues = Self.issues { try Self.request(app: without) }
         #expect(issues.contains { $0.field.hasPrefix("app.infoPlist.BGTaskSchedulerPermittedIdentifiers") }, "\(issues)")
+        // Told how to pass it in a forecast request, not with an upload's query.
+        #expect(issues.allSatisfy { !$0.message.contains("?setting") && !$0.message.contains("xcconfig") }, "\(issues)")
+        #expect(issues.contains { $0.message.contains("pass it in app.buildSettings as APPLICATION_IDENTIFIER=VALUE") }, "\(issues)")
+    }
+
+    @Test func aByteOrderMarkOrBlankLinesBeforeTheXMLAndBase64WithLineBreaksAreRead() throws {
+        let xml = try RealProjects.text("netnewswire-ios-Info.plist")
+        let atLaunch: [String: Any] = ["fetchInterval": 900]
+        let plain = try Self.request(app: ["bundleId": "com.ranchero.NetNewsWire-Evergreen.iOS", "infoPlist": xml, "atLaunch": atLaunch])
+        let led = try Self.request(app: [
+            "bundleId": "com.ranchero.NetNewsWire-Evergreen.iOS", "infoPlist": "\u{FEFF}\n\n" + xml, "atLaunch": atLaunch,
+        ])
+        #expect(led == plain)
+        let wrapped = Data(xml.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
+        #expect(wrapped.contains("\n"))
+        let fromBase64 = try Self.request(app: [
+            "bundleId": "com.ranchero.NetNewsWire-Evergreen.iOS", "infoPlist": wrapped, "atLaunch": atLaunch,
+        ])
+        #expect(fromBase64 == plain)
     }
 
     @Test func theBundleIdComesFromTheFileWhenItWritesItAndIsRequiredWhenItLeavesItToASetting() throws {

@@ -85,5 +85,15 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("app.infoPlist.BGTaskSchedulerPermittedIdentifiers"), "\(refused.stderr)")
         #expect(refused.stderr.contains("APPLICATION_IDENTIFIER"), "\(refused.stderr)")
+
+        // While the tenant has a forecast running, the refusal comes with what to do about it.
+        let api = service.client(key: Self.key)
+        let big = body.replacingOccurrences(of: "\"devices\": 120, \"days\": 2", with: "\"devices\": 100000, \"days\": 10")
+        let running = try api.request("POST", "/v1/forecasts", json: big)
+        #expect(running.status == 202, "\(running.text)")
+        let busy = try cli.run(["forecast", file.path])
+        #expect(busy.status == 1)
+        #expect(busy.stderr.contains("hint: one forecast runs at a time per tenant"), "\(busy.stderr)")
+        if let id = running.json["forecastId"] as? String { _ = try api.request("DELETE", "/v1/forecasts/\(id)") }
     }
 }

@@ -107,7 +107,7 @@ public struct ForecastApp: Sendable, Equatable, Codable {
         let text = file.drop { $0.isWhitespace || $0 == "\u{FEFF}" }  // a byte-order mark may lead the XML
         let bytes: [UInt8]
         if text.hasPrefix("<") {
-            bytes = Array(file.utf8)
+            bytes = Array(text.utf8)  // without what led it: a byte-order mark, blank lines
         } else if let data = Data(base64Encoded: String(text), options: .ignoreUnknownCharacters), !data.isEmpty {
             bytes = Array(data)
         } else {
@@ -120,10 +120,17 @@ public struct ForecastApp: Sendable, Equatable, Codable {
             return try InfoPlist.parse(bytes, settings: BuildSettings(levels), requestedBundleId: bundleId)
         } catch EmulationError.invalid(let issues) {
             throw EmulationError.invalid(issues.map { issue in
-                switch issue.field {
-                case "bundleId": FieldIssue("app.bundleId", issue.message)
-                case "Info.plist": FieldIssue("app.infoPlist", issue.message)
-                default: FieldIssue(issue.field.hasPrefix("app.") ? issue.field : "app.infoPlist." + issue.field, issue.message)
+                // The upload's way of passing a setting (its query) is `app.bundleId` and `app.buildSettings` here.
+                let message = issue.message
+                    .replacingOccurrences(
+                        of: "?bundleId=com.example.app (or ?setting=PRODUCT_BUNDLE_IDENTIFIER=com.example.app)",
+                        with: "app.bundleId")
+                    .replacingOccurrences(of: "pass it with ?setting=", with: "pass it in app.buildSettings as ")
+                    .replacingOccurrences(of: ", in a buildSettings object, or in an xcconfig part", with: "")
+                return switch issue.field {
+                case "bundleId": FieldIssue("app.bundleId", message)
+                case "Info.plist": FieldIssue("app.infoPlist", message)
+                default: FieldIssue(issue.field.hasPrefix("app.") ? issue.field : "app.infoPlist." + issue.field, message)
                 }
             })
         }

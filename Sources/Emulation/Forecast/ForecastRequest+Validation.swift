@@ -108,6 +108,12 @@ extension ForecastRequest {
                 check(expiration >= 1 && expiration <= 30 * 86_400, field + ".expirationSeconds", "must be from 1 to 2592000")
             }
         }
+        // Each push is a call on every device: the size limit (devices × days) assumes a handful a day.
+        let perDay = pushes.reduce(0.0) { total, push in
+            total + (push.everyMinutes.map { $0 >= 1 ? 1_440 / $0 : 0 } ?? 0) + Double(push.atHours?.count ?? 0)
+        }
+        check(perDay <= Double(Self.maximumPushesPerDay), "pushes",
+              "at most \(Self.maximumPushesPerDay) pushes a day in all (one every 5 minutes); these send \(Int(perDay.rounded()))")
         return issues
     }
 }

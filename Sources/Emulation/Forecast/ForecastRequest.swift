@@ -21,6 +21,8 @@ public struct ForecastRequest: Sendable, Equatable, Codable {
     public static let maximumDevices = 100_000
     /// The most days a forecast runs (one engine advance is at most 30 days).
     public static let maximumDays = 30
+    /// The most pushes a day the schedules may send to each device, all together (one every 5 minutes).
+    public static let maximumPushesPerDay = 288
 
     public init(
         seed: UInt64, devices: Int, days: Int, osVersion: OSVersion = .default, app: ForecastApp,

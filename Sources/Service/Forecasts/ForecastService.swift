@@ -9,8 +9,11 @@ import Logging
 import Synchronization
 
 /// Runs the tenants' fleet forecasts (issue 14) off the server's threads: each forecast on worker threads of its
-/// own, at a lower priority than the requests, one at a time per tenant. It keeps them in a ``ForecastStore``
-/// (progress now and then, the end at once) and tells ``publish`` about their progress; it knows no HTTP.
+/// own, at a lower priority than the requests, one at a time per tenant. Forecasts of all tenants take turns,
+/// ``concurrentForecasts`` at a time (each uses every processor given): the others wait, `running` at progress 0,
+/// so the CPU and memory forecasts take are bounded however many tenants ask. It keeps them in a
+/// ``ForecastStore`` (progress now and then, the end at once) and tells ``publish`` about their progress; it knows
+/// no HTTP.
 public final class ForecastService: Sendable {
     /// The most forecasts a tenant keeps: creating one more deletes its oldest finished one.
     public static let forecastsPerTenant = 20
@@ -28,6 +31,13 @@ public final class ForecastService: Sendable {
     private let running = Mutex<[String: RunningForecast]>([:])
     /// Signalled when a run's thread ends (for ``waitUntilIdle()``).
     private let runs = DispatchGroup()
+    /// How many forecasts run their workers at once, all tenants together.
+    public let concurrentForecasts: Int
+    /// A turn to run: taken before a forecast's workers start, given back when they end.
+    private let turns: DispatchSemaphore
+    /// Progress writes, off the workers (which hold the forecast's own lock when they report, and run at a lower
+    /// priority than requests: a write there would keep the database's writer from the requests' writes).
+    private let progressWrites = DispatchQueue(label: "bgemu.forecast-progress")
 
     /// - Parameters:
     ///   - threads: the worker threads of each forecast (the processors the service may use).
@@ -35,7 +45,8 @@ public final class ForecastService: Sendable {
     ///   - progressStoreInterval: how often a running forecast's progress is written to the store, at most.
     ///   - publish: told of every forecast's progress (about every 1 %) and, after its end is stored, its end.
     public init(
-        store: any ForecastStore, maximumDeviceDays: Int = 1_000_000, threads: Int = 2, niceness: Int32 = 10,
+        store: any ForecastStore, maximumDeviceDays: Int = 1_000_000, threads: Int = 2, concurrentForecasts: Int = 1,
+        niceness: Int32 = 10,
         progressStoreInterval: Duration = .seconds(2), wallClock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "bgemu.forecasts"),
         publish: @escaping @Sendable (ForecastProgress) -> Void = { _ in }
@@ -43,6 +54,8 @@ public final class ForecastService: Sendable {
         self.store = store
         self.maximumDeviceDays = maximumDeviceDays
         self.threads = max(1, threads)
+        self.concurrentForecasts = max(1, concurrentForecasts)
+        turns = DispatchSemaphore(value: max(1, concurrentForecasts))
         self.niceness = niceness
         self.progressStoreInterval = progressStoreInterval
         self.wallClock = wallClock
@@ -111,13 +124,15 @@ public final class ForecastService: Sendable {
     /// Cancels the tenant's forecast if it runs (its workers stop within a device's time) and deletes it; false
     /// when there is no such forecast.
     public func delete(tenantId: String, id: String) throws -> Bool {
+        // Deleted first: should the store fail, the forecast runs on as if nothing had been asked.
+        let deleted = try store.delete(tenantId: tenantId, id: id)
         let run = running.withLock { running -> RunningForecast? in
             guard let run = running[tenantId], run.id == id else { return nil }
             running[tenantId] = nil  // the tenant may start another at once
             return run
         }
         run?.cancel()
-        return try store.delete(tenantId: tenantId, id: id)
+        return deleted
     }
 
     /// Cancels the tenant's running forecast, if any, without touching the store: the tenant was deleted, and its
@@ -164,9 +179,17 @@ public final class ForecastService: Sendable {
         }
     }
 
-    /// The run, on its own thread: the workers, then the end stored, then published.
+    /// The run, on its own thread: a turn waited for, the workers, then the end stored, then published. This
+    /// thread keeps the server's priority (it writes the end while holding the database's writer); the workers
+    /// run lower.
     private func execute(_ record: ForecastRecord, _ run: RunningForecast) {
-        lowerPriority()
+        while turns.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            if run.isCancelled {
+                release(run)
+                return
+            }
+        }
+        defer { turns.signal() }
         let started = ContinuousClock.now
         var end = record
         var csv: String?
@@ -175,10 +198,12 @@ public final class ForecastService: Sendable {
                 record.request, threads: threads,
                 progress: { [self] share in
                     if run.advance(to: share, storeEvery: progressStoreInterval), share < 1 {
-                        do {
-                            try store.updateProgress(tenantId: record.tenantId, id: record.id, progress: share)
-                        } catch {
-                            logger.warning("Forecast \(record.id): progress not stored: \(error)")
+                        progressWrites.async { [self] in
+                            do {
+                                try store.updateProgress(tenantId: record.tenantId, id: record.id, progress: share)
+                            } catch {
+                                logger.warning("Forecast \(record.id): progress not stored: \(error)")
+                            }
                         }
                     }
                     publish(ForecastProgress(tenantId: record.tenantId, forecastId: record.id, state: .running, progress: share))
@@ -201,24 +226,30 @@ public final class ForecastService: Sendable {
             end.failure = ForecastFailure(code: "internalError", detail: "The forecast could not be run.")
         }
         end.finishedAt = wallClock()
+        // The tenant's turn ends before its end is stored: a client that sees `done` may start the next at once.
+        release(run)
+        progressWrites.sync {}  // no progress write lands after the end
         var stored = false
         do {
             stored = try store.finish(end, csv: csv)
         } catch {
             logger.error("Forecast \(record.id): its end could not be stored: \(error)")
         }
-        release(run)
         // Deleted meanwhile: nobody is told of a forecast that is gone.
         guard stored, !run.isCancelled else { return }
         publish(ForecastProgress(tenantId: record.tenantId, forecastId: record.id, state: end.state, progress: end.progress))
     }
 
-    /// Lowers the calling thread's priority by `niceness` (Linux keeps a nice value per thread), so that a forecast
-    /// takes what the requests leave.
+    /// Lowers the calling thread's priority by `niceness` below the server's (Linux keeps a nice value per
+    /// thread), so that a forecast takes what the requests leave.
     private func lowerPriority() {
         #if os(Linux)
         guard niceness > 0 else { return }
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let current = getpriority(which, 0)  // -1 is a valid nice value: errno tells a failure
+        guard errno == 0 else { return }
+        _ = setpriority(which, 0, min(19, current + niceness))
         #endif
     }
 }

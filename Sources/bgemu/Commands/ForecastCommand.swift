@@ -52,6 +52,9 @@ struct ForecastCommand: ParsableCommand {
             var body = try Self.read(file)
             if let infoPlist { body = try Self.withInfoPlist(body, file: infoPlist, settings: settings) }
             let service = try client.client()
+            // Caught from before the request: a forecast started must not be left running by an interrupted command.
+            let interrupt = InterruptFlag.install()
+            defer { interrupt.restore() }
             let created = try ServiceClient.object(try service.send(
                 "POST", "/v1/forecasts", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
                 body: body))
@@ -60,19 +63,24 @@ struct ForecastCommand: ParsableCommand {
             }
             let path = ServiceClient.path("v1", "forecasts", id)
             let progress = ForecastProgressBar(interactive: isatty(STDERR_FILENO) == 1)
-            let interrupt = InterruptFlag.install()
             var forecast = created
             while forecast["state"] as? String == "running" {
-                if interrupt.isSet {
-                    _ = try? service.send("DELETE", path)
+                if let signal = interrupt.signal {
                     progress.finish()
+                    do {
+                        _ = try service.send("DELETE", path)
+                    } catch let failure as CommandFailure {
+                        Terminal.error("forecast \(id) was not cancelled: \(failure.message)")
+                        throw ExitCode(1)
+                    }
                     Terminal.error("forecast \(id) cancelled")
-                    throw ExitCode(130)
+                    throw ExitCode(128 + signal)
                 }
                 progress.show(forecast["progress"] as? Double ?? 0)
                 Thread.sleep(forTimeInterval: poll)
                 forecast = try service.json("GET", path)
             }
+            interrupt.restore()
             progress.show(forecast["progress"] as? Double ?? 1)
             progress.finish()
             guard forecast["state"] as? String == "done" else {
@@ -96,7 +104,7 @@ struct ForecastCommand: ParsableCommand {
     }
 
     static let hints = [
-        "forecast-running": "one forecast runs at a time per tenant: wait for it, or cancel it with "
+        "forecastRunning": "one forecast runs at a time per tenant: wait for it, or cancel it with "
             + "DELETE /v1/forecasts/{forecastId} (GET /v1/forecasts lists them)",
     ]
 
@@ -105,6 +113,11 @@ struct ForecastCommand: ParsableCommand {
     static func withInfoPlist(_ body: [UInt8], file: String, settings: [String]) throws -> [UInt8] {
         guard var request = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             throw CommandFailure.local("the forecast request is not a JSON object")
+        }
+        // The request is written again with the file in it: a number JSONSerialization cannot hold exactly would
+        // reach the service changed.
+        if let seed = request["seed"] as? NSNumber, seed.doubleValue > 9_007_199_254_740_992 {
+            throw CommandFailure.local("with --info-plist the seed must be at most 2^53 (9007199254740992)")
         }
         guard let plist = FileManager.default.contents(atPath: file) else { throw CommandFailure.local("cannot read \(file)") }
         var app = request["app"] as? [String: Any] ?? [:]

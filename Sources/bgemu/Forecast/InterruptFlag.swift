@@ -1,15 +1,28 @@
 import Foundation
 import Synchronization
 
-/// Whether the user pressed Ctrl-C (SIGINT), for a command that cleans up before it exits.
+/// Whether the user pressed Ctrl-C (SIGINT), or the terminal or a supervisor ended the command (SIGHUP, SIGTERM),
+/// for a command that cleans up on the service before it exits.
 final class InterruptFlag: Sendable {
-    private static let raised = Atomic<Bool>(false)
+    private static let raised = Atomic<Int32>(0)
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
 
-    /// Starts catching SIGINT: from now on it sets the flag instead of ending the process.
+    /// Catches the signals from now on (unblocking them, as a parent may have left them blocked): each sets the
+    /// flag instead of ending the process, until ``restore()``.
     static func install() -> InterruptFlag {
-        signal(SIGINT) { _ in InterruptFlag.raised.store(true, ordering: .relaxed) }
+        EventsCommand.unblockTerminationSignals()
+        for signal in signals { Glibc.signal(signal) { InterruptFlag.raised.store($0, ordering: .relaxed) } }
         return InterruptFlag()
     }
 
-    var isSet: Bool { Self.raised.load(ordering: .relaxed) }
+    /// The signal caught, if any.
+    var signal: Int32? {
+        let caught = Self.raised.load(ordering: .relaxed)
+        return caught == 0 ? nil : caught
+    }
+
+    /// The signals end the process again, as by default.
+    func restore() {
+        for signal in Self.signals { Glibc.signal(signal, SIG_DFL) }
+    }
 }
