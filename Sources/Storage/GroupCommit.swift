@@ -18,7 +18,7 @@ final class GroupCommit: @unchecked Sendable {
     /// A write waiting for its batch, and then its outcome.
     // @unchecked Sendable: `run` is the caller's closure, which may capture the caller's stack (it is made from a
     // non-escaping closure): the leader calls it, then drops it, all while the caller waits, before waking the
-    // caller. `outcome`, `done` and `leads` are written before the caller's semaphore is signalled and read by the
+    // caller. `outcome` and `done` are written before the caller's semaphore is signalled and read by the
     // caller after its wait returns (the semaphore orders them).
     final class Write: @unchecked Sendable {
         var run: ((SQLiteConnection) throws -> Void)?

@@ -46,9 +46,9 @@ public struct ForecastKindSummary: Sendable, Equatable, Codable {
     /// For the devices that never ran it, the share charged to each condition (`ForecastWhyNot`); sums to 1.
     public var whyNot: [String: Double]
     /// Element *h* is the share of all devices whose first run came within *h* hours of the install, for
-    /// h = 0, 1, …, 24 × days: the cumulative curve the dashboard plots. Its last element is 1 − `devicesWithoutRun`.
+    /// h = 0, 1, …, 24 × days: the cumulative curve the dashboard plots. Its last element is 1 − `devicesWithoutRun`, up to rounding.
     public var ranWithinHours: [Double]
-    /// Runs per device per day over every device, in at most 12 equal-width bins from 0 to the largest value (one
+    /// Runs per device per day over every device, in 12 equal-width bins from 0 to the largest value (one
     /// bin [0, 1) when no device ran); the devices of the bins sum to `devices`.
     public var runsPerDayHistogram: [ForecastHistogramBin]
 

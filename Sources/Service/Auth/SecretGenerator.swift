@@ -7,7 +7,7 @@ public enum SecretGenerator {
         "bgemu_" + base64url(randomBytes(32))
     }
 
-    /// A new opaque identifier such as `dev_3f9c0a…`: the prefix, `_`, and 12 random bytes in hex.
+    /// A new opaque identifier such as `ten_3f9c0a…`: the prefix, `_`, and 12 random bytes in hex.
     public static func newID(_ prefix: String) -> String {
         prefix + "_" + KeyHasher.hex(randomBytes(12))
     }
