@@ -19,7 +19,7 @@ public struct DeviceEngine: Sendable {
     /// The constants in force on the device: `device.policy`, kept, since only ``setPolicyOverrides(_:)`` changes
     /// them. Made anew at each read, it was a copy of the profile (and its release) each time, 5 % of a
     /// forecast's instructions.
-    internal(set) var policy: Profile
+    var policy: Profile
 
     // MARK: Time
 
