@@ -3,6 +3,7 @@
 // share a name into one group under that name, after the user's own devices, so scenario runs do not bury them;
 // a search opens every group.
 
+import { confirmDelete } from "./confirm-delete.js";
 import { shortId } from "./format.js";
 
 const formatWall = (at) => (typeof at === "string" ? at.slice(5, 19).replace("T", " ") : "");
@@ -132,23 +133,12 @@ export class DeviceList {
   }
 
   confirm(d) {
-    const box = document.createElement("div");
-    box.className = "confirm-delete";
-    box.setAttribute("role", "group");
-    box.setAttribute("aria-label", `Delete ${d.name}?`);
-    const text = document.createElement("span");
-    text.textContent = `Delete “${d.name}” and all its events?`;
-    const yes = document.createElement("button");
-    yes.type = "button";
-    yes.className = "confirm-yes danger";
-    yes.textContent = "Delete";
-    yes.addEventListener("click", () => { this.confirming = null; if (this.onDelete) this.onDelete(d); });
-    const no = document.createElement("button");
-    no.type = "button";
-    no.className = "confirm-no";
-    no.textContent = "Cancel";
-    no.addEventListener("click", () => { this.confirming = null; this.render(); });
-    box.append(text, yes, no);
-    return box;
+    return confirmDelete({
+      label: `Delete ${d.name}?`,
+      text: `Delete “${d.name}” and all its events?`,
+      keepLabel: "Cancel",
+      onDelete: () => { this.confirming = null; if (this.onDelete) this.onDelete(d); },
+      onKeep: () => { this.confirming = null; this.render(); },
+    });
   }
 }

@@ -1,5 +1,6 @@
 // The tenant's past forecasts (`GET /v1/forecasts`, newest first): each a link that reopens it, with its state, size
 // and app, and a button that deletes it once confirmed (as a device is). A running one's progress follows the stream.
+import { confirmDelete } from "./confirm-delete.js";
 import { percent } from "./svg-plot.js";
 
 /** A wall-clock instant (RFC 3339) as `YYYY-MM-DD hh:mm:ss` UTC. */
@@ -74,23 +75,12 @@ export class ForecastList {
   }
 
   confirm(f) {
-    const box = document.createElement("div");
-    box.className = "confirm-delete";
-    box.setAttribute("role", "group");
-    box.setAttribute("aria-label", `Delete ${f.forecastId}?`);
-    const text = document.createElement("span");
-    text.textContent = f.state === "running" ? `Cancel ${f.forecastId} and delete it?` : `Delete ${f.forecastId}, its result and its rows?`;
-    const yes = document.createElement("button");
-    yes.type = "button";
-    yes.className = "confirm-yes danger";
-    yes.textContent = "Delete";
-    yes.addEventListener("click", () => { this.confirming = null; this.onDelete(f.forecastId); });
-    const no = document.createElement("button");
-    no.type = "button";
-    no.className = "confirm-no";
-    no.textContent = "Keep";
-    no.addEventListener("click", () => { this.confirming = null; this.update(this.items, this.currentId); });
-    box.append(text, yes, no);
-    return box;
+    return confirmDelete({
+      label: `Delete ${f.forecastId}?`,
+      text: f.state === "running" ? `Cancel ${f.forecastId} and delete it?` : `Delete ${f.forecastId}, its result and its rows?`,
+      keepLabel: "Keep",
+      onDelete: () => { this.confirming = null; this.onDelete(f.forecastId); },
+      onKeep: () => { this.confirming = null; this.update(this.items, this.currentId); },
+    });
   }
 }
