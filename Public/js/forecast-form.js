@@ -4,7 +4,7 @@
 import { $ } from "./dom.js";
 import { BACKGROUND_MODES, BLANK, DEFAULT_REQUEST, RUN_KINDS, RUN_RESULTS, defaultBehavior } from "./forecast-defaults.js";
 import { field, group, more, note, row, share } from "./form-parts.js";
-import { readInfoPlist } from "./plist.js";
+import { attachedPlist, detachPlist, plistPicker } from "./forecast-plist-picker.js";
 import { RowTable } from "./row-table.js";
 
 const tables = {};
@@ -37,110 +37,16 @@ function modesField() {
   return box;
 }
 
-/**
- * The Info.plist picked to be sent as it is (`app.infoPlist` as the file's XML text, or a binary plist in Base64):
- * set when the service must read the file itself, because it is binary or its keys refer to build settings
- * (`$(PRODUCT_BUNDLE_IDENTIFIER)`, `${APPLICATION_IDENTIFIER}.refresh`), which the service expands with the
- * settings typed beside it, as an upload to `POST …/apps` is.
- */
-let attached = null;
-
-function plistPicker() {
-  const label = document.createElement("label");
-  label.className = "field";
-  const input = document.createElement("input");
-  input.type = "file";
-  input.id = "fc-plist";
-  input.accept = ".plist,application/xml,text/xml,application/x-plist";
-  label.append("Info.plist ", input);
-  const out = document.createElement("span");
-  out.id = "fc-plist-status";
-  out.className = "muted";
-  out.setAttribute("role", "status");
-  const detach = document.createElement("button");
-  detach.type = "button";
-  detach.id = "fc-plist-detach";
-  detach.textContent = "Use the fields instead";
-  detach.hidden = true;
-  detach.addEventListener("click", () => { attach(null); out.textContent = ""; input.value = ""; });
-  const settings = document.createElement("textarea");
-  settings.id = "fc-build-settings";
-  settings.rows = 2;
-  settings.cols = 48;
-  settings.dataset.path = "app.buildSettings";
-  settings.placeholder = "NAME=value, one per line (PRODUCT_BUNDLE_IDENTIFIER=com.example.app)";
-  const settingsLabel = document.createElement("label");
-  settingsLabel.className = "field";
-  settingsLabel.id = "fc-build-settings-field";
-  settingsLabel.hidden = true;
-  settingsLabel.append("Build settings ", settings);
-  input.addEventListener("change", async () => {
-    const file = input.files[0];
-    if (!file) return;
-    try {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      if (isBinaryPlist(bytes)) {
-        attach({ name: file.name, payload: base64(bytes) });
-        out.className = "muted";
-        out.textContent = `${file.name} (a binary property list) is sent as it is: the service reads it`;
-        return;
-      }
-      const text = new TextDecoder().decode(bytes);
-      const found = readInfoPlist(text);
-      const bundleId = input.form.querySelector('[data-path="app.bundleId"]');
-      if (found.bundleId) bundleId.value = found.bundleId;
-      // The file names its bundle id by a build setting: the example id must not stand in for it. The service
-      // takes the id typed here as PRODUCT_BUNDLE_IDENTIFIER, or the file's own once the settings resolve it.
-      if (found.bundleIdSetting) { bundleId.value = ""; bundleId.placeholder = `from the file: ${found.bundleIdSetting}`; }
-      if (found.UIBackgroundModes) setModes(found.UIBackgroundModes);
-      if (found.BGTaskSchedulerPermittedIdentifiers) setPath("app.infoPlist.BGTaskSchedulerPermittedIdentifiers", found.BGTaskSchedulerPermittedIdentifiers);
-      if (found.UIApplicationExitsOnSuspend !== undefined) setPath("app.infoPlist.UIApplicationExitsOnSuspend", found.UIApplicationExitsOnSuspend);
-      out.className = "muted";
-      if (found.buildSettings.length) {
-        attach({ name: file.name, payload: text });
-        out.textContent = `${file.name} refers to build settings (${found.buildSettings.join(", ")}): it is sent as it is, `
-          + "and the service expands them with the settings below and Xcode's defaults";
-      } else {
-        attach(null);
-        out.textContent = `read ${file.name}: ${Object.keys(found).filter((k) => k !== "buildSettings" && k !== "bundleIdSetting").join(", ") || "none of the keys a forecast reads"}`;
-      }
-    } catch (error) {
-      attach(null);
-      out.className = "error";
-      out.textContent = `${file.name}: ${error.message}`;
-    }
-  });
-  return [row(label, out, detach), row(settingsLabel)];
-}
-
-/** Attaches `file` ({name, payload}) to be sent as `app.infoPlist`, or detaches it (null). */
-function attach(file) {
-  attached = file;
-  const form = $("forecast-form");
-  $("fc-plist-detach").hidden = !file;
-  $("fc-build-settings-field").hidden = !file;
-  for (const e of form.querySelectorAll('[data-path^="app.infoPlist."], [data-mode]')) e.disabled = Boolean(file);
-}
-
-function isBinaryPlist(bytes) {
-  return bytes.length >= 6 && String.fromCharCode(...bytes.slice(0, 6)) === "bplist";
-}
-
-function base64(bytes) {
-  let text = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(text);
-}
-
-/** `NAME=value` lines as an object; a line without `=` is kept whole as a name (the service names it). */
-function buildSettings(text) {
-  const out = {};
-  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
-    const at = line.indexOf("=");
-    if (at < 0) out[line] = "";
-    else out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return out;
+/** Shows the keys an Info.plist picked gives (`readInfoPlist`'s answer) in the app's fields. */
+function showPlistKeys(found) {
+  const bundleId = $("forecast-form").querySelector('[data-path="app.bundleId"]');
+  if (found.bundleId) bundleId.value = found.bundleId;
+  // The file names its bundle id by a build setting: the example id must not stand in for it. The service
+  // takes the id typed here as PRODUCT_BUNDLE_IDENTIFIER, or the file's own once the settings resolve it.
+  if (found.bundleIdSetting) { bundleId.value = ""; bundleId.placeholder = `from the file: ${found.bundleIdSetting}`; }
+  if (found.UIBackgroundModes) setModes(found.UIBackgroundModes);
+  if (found.BGTaskSchedulerPermittedIdentifiers) setPath("app.infoPlist.BGTaskSchedulerPermittedIdentifiers", found.BGTaskSchedulerPermittedIdentifiers);
+  if (found.UIApplicationExitsOnSuspend !== undefined) setPath("app.infoPlist.UIApplicationExitsOnSuspend", found.UIApplicationExitsOnSuspend);
 }
 
 function fetchIntervalField() {
@@ -213,7 +119,7 @@ export function buildForm(form) {
           field("iOS", "osVersion", { type: "text", list: "fc-os-versions", width: "5em" }))),
     group("App",
       row(field("Bundle id", "app.bundleId", { type: "text", width: "16em" })),
-      ...plistPicker(),
+      ...plistPicker(showPlistKeys),
       modesField(),
       row(field("BGTaskSchedulerPermittedIdentifiers", "app.infoPlist.BGTaskSchedulerPermittedIdentifiers", { type: "text", width: "18em", placeholder: "identifiers, comma-separated" })),
       note("At each open the app submits:"),
@@ -329,9 +235,7 @@ const OWN = new Set(["app.buildSettings", "app.behavior", "app.behavior.onEnterB
 
 /** Shows `request` in the form (absent fields as the defaults). */
 export function fillRequest(request) {
-  attach(null);   // a request shown has the keys read, as an object
-  $("fc-plist-status").textContent = "";
-  $("fc-plist").value = "";
+  detachPlist();   // a request shown has the keys read, as an object
   for (const input of inputs()) {
     const path = input.dataset.path;
     if (OWN.has(path)) continue;
@@ -397,10 +301,10 @@ export function readRequest() {
     }
     set(request, "app.behavior", behavior);
   }
-  if (attached) {
-    request.app.infoPlist = attached.payload;
-    const settings = buildSettings($("fc-build-settings").value);
-    if (Object.keys(settings).length) request.app.buildSettings = settings;
+  const file = attachedPlist();
+  if (file) {
+    request.app.infoPlist = file.payload;
+    if (Object.keys(file.buildSettings).length) request.app.buildSettings = file.buildSettings;
     if (!request.app.bundleId) delete request.app.bundleId;   // the file's CFBundleIdentifier, when it writes one
   }
   return request;

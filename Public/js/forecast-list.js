@@ -35,9 +35,13 @@ export class ForecastList {
   progress({ forecastId, state, progress }) {
     const item = this.items.find((f) => f.forecastId === forecastId);
     if (!item) return false;
+    const changed = item.state !== state;
     Object.assign(item, { state, progress });
     const li = this.element.querySelector(`li[data-forecast-id="${CSS.escape(forecastId)}"]`);
-    if (li) li.replaceWith(this.item(item));
+    if (!li) return true;
+    // Only its state text while it runs: the item kept, so is the focus on its link, × or confirmation.
+    if (changed) li.replaceWith(this.item(item));
+    else li.querySelector(".fc-state").textContent = stateText(item);
     return true;
   }
 
@@ -49,9 +53,8 @@ export class ForecastList {
     a.href = `#${new URLSearchParams({ forecast: f.forecastId })}`;
     if (f.forecastId === this.currentId) a.setAttribute("aria-current", "true");
     const request = f.request || {};
-    const state = f.state === "running" ? `running ${percent(f.progress || 0, 0)}` : f.state;
     a.append(
-      Object.assign(document.createElement("span"), { className: `fc-state ${f.state}`, textContent: state }),
+      Object.assign(document.createElement("span"), { className: `fc-state ${f.state}`, textContent: stateText(f) }),
       ` ${request.devices ?? "?"} × ${request.days ?? "?"} d · ${(request.app && request.app.bundleId) || ""}`,
       Object.assign(document.createElement("small"), { textContent: `${f.forecastId} · ${when(f.createdAt)}` }),
     );
@@ -83,4 +86,9 @@ export class ForecastList {
       onKeep: () => { this.confirming = null; this.update(this.items, this.currentId); },
     });
   }
+}
+
+/** `running 42 %`, `done`, `failed`. */
+function stateText(f) {
+  return f.state === "running" ? `running ${percent(f.progress || 0, 0)}` : f.state;
 }

@@ -48,7 +48,8 @@ function frame({ title, description, height, left, series = [], x, y, className 
   const top = series.length > 1 ? 44 : 30, right = 16, bottom = 44;
   const svg = node("svg", {
     viewBox: `0 0 ${WIDTH} ${height}`, role: "img", class: `plot ${className || ""}`.trim(),
-    "aria-labelledby": `${id}-title ${id}-desc`, "aria-label": `${title}. ${description}`,
+    // Named by its title, described by its data (a screen reader reads the name, then the description on demand).
+    "aria-labelledby": `${id}-title`, "aria-describedby": `${id}-desc`,
   });
   node("title", { id: `${id}-title` }, svg).textContent = title;
   node("desc", { id: `${id}-desc` }, svg).textContent = description;

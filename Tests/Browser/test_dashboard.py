@@ -1105,7 +1105,8 @@ PLOT_FACTS_JS = """
       whyNot: q('#fc-plot-whynot rect.bar').map((r) => [r.dataset.series, r.dataset.category, Number(r.dataset.value)]),
       pushes: q('#fc-plot-pushes rect.bar').map((r) => [r.dataset.category, Number(r.dataset.value)]),
       names: q('#fc-plots svg').map((s) => [s.getAttribute('role'), s.querySelector('title').textContent,
-                                             s.getAttribute('aria-label')]),
+        document.getElementById(s.getAttribute('aria-labelledby')).textContent,
+        document.getElementById(s.getAttribute('aria-describedby')).textContent]),
       figures: q('#fc-figures tbody tr').map((tr) => [...tr.cells].map((c) => c.textContent)),
     };"""
 
@@ -1133,8 +1134,8 @@ def check_plots_against(facts, result):
     else:
         assert facts["pushes"] == []
     assert len(facts["names"]) == 3 + (1 if facts["pushes"] else 0)
-    for role, title, label in facts["names"]:
-        assert role == "img" and title and label.startswith(title), (role, title, label)
+    for role, title, name, description in facts["names"]:
+        assert role == "img" and title and name == title and description, (role, title, name, description)
     assert len(facts["figures"]) == len(kinds)
     for cells, kind in zip(facts["figures"], kinds):
         within = result[kind]["devicesWithRunWithin"]
