@@ -30,6 +30,14 @@ import Testing
         #expect(api.send(.get, base, key: key).items.count == 1)
     }
 
+    /// R40: a time-interval trigger is at most a year; past it, the request names the field.
+    @Test func R40_aTimeIntervalPastAYearIsRefusedNamingTheField() {
+        #expect(schedule(#"{"identifier":"year","timeInterval":31622400}"#).status == 201)  // 366 days
+        let tooLong = schedule(#"{"identifier":"longer","timeInterval":31622401}"#)
+        #expect(tooLong.status == 422)
+        #expect(tooLong.text.contains("timeInterval"), "\(tooLong.text)")
+    }
+
     /// Found by schemathesis: a `Location` carried a client-chosen identifier raw, so it was no URI reference.
     @Test func locationPercentEncodesClientChosenIdentifiers() {
         let created = schedule(#"{"identifier":"été 1/2","timeInterval":60}"#)

@@ -157,6 +157,16 @@ struct PushRuleTests {
         #expect(try engine.receivePush(Self.request(id: 2)).reason == "throttled")
     }
 
+    /// The engine keeps the policy in force; a change of overrides applies to the next push at once.
+    @Test func R30_anHourlyNumberChangedOnAnEngineAppliesToTheNextPush() throws {
+        var engine = engine()
+        #expect(try engine.receivePush(Self.request(id: 1)).kind == .delivered)
+        engine.setPolicyOverrides(["backgroundPushesPerHour": 1])
+        #expect(try engine.receivePush(Self.request(id: 2)).reason == "throttled")
+        engine.setPolicyOverrides([:])
+        #expect(try engine.receivePush(Self.request(id: 3)).kind != .deferred)
+    }
+
     @Test func R30_launchingTheAppDeliversADeferredPushAtOnceToTheForegroundApp() throws {
         var engine = engine(conditions: DeviceConditions(lowPowerMode: true))
         let outcome = try engine.receivePush(Self.request())

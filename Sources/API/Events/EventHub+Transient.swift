@@ -33,7 +33,7 @@ extension EventHub {
     /// `{"forecastId", "state", "progress"}` (progress to 4 decimals).
     public func publish(forecastProgress progress: ForecastProgress) {
         let body = ForecastProgressBody(
-            forecastId: progress.forecastId, state: progress.state, progress: (progress.progress * 10_000).rounded() / 10_000)
+            forecastId: progress.forecastId, state: progress.state, progress: ForecastNumbers.rounded(progress.progress))
         guard let bytes = try? JSONBody.encoder.encode(body) else { return }
         publishTransient(tenantId: progress.tenantId, name: "forecast.progress", data: String(decoding: bytes, as: UTF8.self))
     }

@@ -95,7 +95,7 @@ enum DeviceRoutes {
         clock.anchorWallMilliseconds = env.wallMilliseconds
         var conditions = DeviceConditions()
         if let patch = body.conditions {
-            do { conditions = try patch.applied(to: conditions, prefix: "conditions.") } catch EmulationError.invalid(let more) {
+            do { conditions = try patch.change.applied(to: conditions, prefix: "conditions.") } catch EmulationError.invalid(let more) {
                 issues += more
             }
         }

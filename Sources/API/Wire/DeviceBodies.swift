@@ -77,10 +77,6 @@ struct ConditionsPatch: Decodable {
             backgroundAppRefresh: backgroundAppRefresh, locked: locked, userActive: userActive)
     }
 
-    /// `conditions` with this patch applied, or the issues that prevent it; `prefix` names the container.
-    func applied(to conditions: DeviceConditions, prefix: String = "") throws -> DeviceConditions {
-        try change.applied(to: conditions, prefix: prefix)
-    }
 }
 
 /// A device as answered.

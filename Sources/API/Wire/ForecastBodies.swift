@@ -18,7 +18,7 @@ struct ForecastBody: Encodable {
     init(_ record: ForecastRecord, withResult: Bool = true) {
         forecastId = record.id
         state = record.state
-        progress = (record.progress * 10_000).rounded() / 10_000
+        progress = ForecastNumbers.rounded(record.progress)
         createdAt = record.createdAt.rfc3339
         finishedAt = record.finishedAt?.rfc3339
         request = record.request
@@ -37,10 +37,12 @@ struct ForecastProblemBody: Encodable {
     var code: String
 
     init(_ failure: ForecastFailure) {
-        let status: HTTPStatus = failure == .serviceRestarted ? .serviceUnavailable : .internalServerError
-        type = "urn:bgemu:problem:\(failure.code)"
-        title = status.reasonPhrase
-        self.status = status.code
+        let problem = HTTPProblem(
+            status: failure == .serviceRestarted ? .serviceUnavailable : .internalServerError, code: failure.code,
+            detail: failure.detail)
+        type = problem.type
+        title = problem.title
+        status = problem.status.code
         detail = failure.detail
         code = failure.code
     }

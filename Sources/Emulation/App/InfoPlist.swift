@@ -36,7 +36,8 @@ public struct InfoPlist: Sendable, Equatable {
     /// Reads a property list; `EmulationError.invalid` names the key that is missing, of the wrong type, or that
     /// refers to a build setting nothing gives.
     public static func parse(
-        _ bytes: [UInt8], settings: BuildSettings = BuildSettings(), requestedBundleId: String? = nil
+        _ bytes: [UInt8], settings: BuildSettings = BuildSettings(), requestedBundleId: String? = nil,
+        settingsGiven: SettingsGiven = .upload
     ) throws -> InfoPlist {
         let root: Any
         do {
@@ -47,7 +48,7 @@ public struct InfoPlist: Sendable, Equatable {
         guard let dict = root as? [String: Any] else {
             throw EmulationError.invalid([FieldIssue("Info.plist", "the top level must be a dictionary")])
         }
-        return try read(dict, settings: settings, requestedBundleId: requestedBundleId)
+        return try read(dict, settings: settings, requestedBundleId: requestedBundleId, settingsGiven: settingsGiven)
     }
 
     /// Reads a property list's top-level dictionary, expanding every string in it with `settings` (Xcode's
@@ -55,7 +56,8 @@ public struct InfoPlist: Sendable, Equatable {
     /// `requestedBundleId` is the bundle identifier the client gave as a build setting: a plist that writes
     /// another one literally, without a setting, is refused rather than installed under a name not asked for.
     public static func read(
-        _ dict: [String: Any], settings: BuildSettings, fieldPrefix: String = "", requestedBundleId: String? = nil
+        _ dict: [String: Any], settings: BuildSettings, fieldPrefix: String = "", requestedBundleId: String? = nil,
+        settingsGiven: SettingsGiven = .upload
     ) throws -> InfoPlist {
         var settings = settings
         if let literal = dict["CFBundleIdentifier"] as? String, !literal.contains("$(") && !literal.contains("${") {
@@ -79,7 +81,7 @@ public struct InfoPlist: Sendable, Equatable {
                 unresolved.insert(reference.setting)
                 continue
             }
-            issues.append(FieldIssue(fieldPrefix + reference.path, unresolvedMessage(reference.setting)))
+            issues.append(FieldIssue(fieldPrefix + reference.path, unresolvedMessage(reference.setting, settingsGiven)))
         }
         func strings(_ key: String) -> [String] {
             guard let value = expanded[key] else { return [] }
@@ -120,11 +122,25 @@ public struct InfoPlist: Sendable, Equatable {
     }
 
     /// How to give a setting that a key the emulation needs refers to.
-    static func unresolvedMessage(_ setting: String) -> String {
-        let how = setting == "PRODUCT_BUNDLE_IDENTIFIER"
-            ? "?bundleId=com.example.app (or ?setting=PRODUCT_BUNDLE_IDENTIFIER=com.example.app)"
-            : "?setting=\(setting)=VALUE"
-        return "refers to the build setting \(setting), which nothing sets: pass it with \(how), in a buildSettings "
-            + "object, or in an xcconfig part"
+    static func unresolvedMessage(_ setting: String, _ given: SettingsGiven) -> String {
+        switch given {
+        case .upload:
+            let how = setting == "PRODUCT_BUNDLE_IDENTIFIER"
+                ? "?bundleId=com.example.app (or ?setting=PRODUCT_BUNDLE_IDENTIFIER=com.example.app)"
+                : "?setting=\(setting)=VALUE"
+            return "refers to the build setting \(setting), which nothing sets: pass it with \(how), in a buildSettings "
+                + "object, or in an xcconfig part"
+        case .forecastRequest:
+            let how = setting == "PRODUCT_BUNDLE_IDENTIFIER" ? "app.bundleId" : "app.buildSettings as \(setting)=VALUE"
+            return "refers to the build setting \(setting), which nothing sets: pass it in \(how)"
+        }
+    }
+
+    /// Where the client gives the build settings a property list refers to, for the message that asks for one.
+    public enum SettingsGiven: Sendable {
+        /// An upload to the `apps` route: its query, a JSON `buildSettings` object, `.xcconfig` parts.
+        case upload
+        /// A forecast request: `app.bundleId` and `app.buildSettings`.
+        case forecastRequest
     }
 }

@@ -58,8 +58,9 @@ public struct ForecastApp: Sendable, Equatable, Codable {
         return kinds
     }
 
+    /// `buildSettings` is read with a file, never written: the request's echo holds the keys read from it.
     private enum CodingKeys: String, CodingKey {
-        case bundleId, infoPlist, launchHandlers, behavior, atLaunch
+        case bundleId, infoPlist, buildSettings, launchHandlers, behavior, atLaunch
     }
 
     /// Absent optional fields take their defaults; an unknown key is an issue.
@@ -70,7 +71,7 @@ public struct ForecastApp: Sendable, Equatable, Codable {
     /// the bundle id when `bundleId` is not given.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["bundleId", "infoPlist", "buildSettings", "launchHandlers", "behavior", "atLaunch"])
-        let c = try decoder.container(keyedBy: ForecastAppKey.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         let given = try c.decodeIfPresent(String.self, forKey: .bundleId)
         if let file = try? c.decodeIfPresent(String.self, forKey: .infoPlist) {
             let settings = try c.decodeIfPresent([String: String].self, forKey: .buildSettings) ?? [:]
@@ -89,10 +90,6 @@ public struct ForecastApp: Sendable, Equatable, Codable {
         launchHandlers = try c.decodeIfPresent([String].self, forKey: .launchHandlers)
         behavior = try c.decodeIfPresent(AppBehaviorCoding.self, forKey: .behavior)?.behavior
         atLaunch = try c.decodeIfPresent(ForecastLaunchActions.self, forKey: .atLaunch) ?? ForecastLaunchActions()
-    }
-
-    private enum ForecastAppKey: String, CodingKey {
-        case bundleId, infoPlist, buildSettings, launchHandlers, behavior, atLaunch
     }
 
     /// The most build settings a request gives (as an upload's query).
@@ -117,20 +114,14 @@ public struct ForecastApp: Sendable, Equatable, Codable {
         var levels = [BuildSettings.Level(source: "buildSettings", values: settings)]
         if let bundleId { levels.append(BuildSettings.Level(source: "bundleId", values: ["PRODUCT_BUNDLE_IDENTIFIER": bundleId])) }
         do {
-            return try InfoPlist.parse(bytes, settings: BuildSettings(levels), requestedBundleId: bundleId)
+            return try InfoPlist.parse(
+                bytes, settings: BuildSettings(levels), requestedBundleId: bundleId, settingsGiven: .forecastRequest)
         } catch EmulationError.invalid(let issues) {
             throw EmulationError.invalid(issues.map { issue in
-                // The upload's way of passing a setting (its query) is `app.bundleId` and `app.buildSettings` here.
-                let message = issue.message
-                    .replacingOccurrences(
-                        of: "?bundleId=com.example.app (or ?setting=PRODUCT_BUNDLE_IDENTIFIER=com.example.app)",
-                        with: "app.bundleId")
-                    .replacingOccurrences(of: "pass it with ?setting=", with: "pass it in app.buildSettings as ")
-                    .replacingOccurrences(of: ", in a buildSettings object, or in an xcconfig part", with: "")
-                return switch issue.field {
-                case "bundleId": FieldIssue("app.bundleId", message)
-                case "Info.plist": FieldIssue("app.infoPlist", message)
-                default: FieldIssue(issue.field.hasPrefix("app.") ? issue.field : "app.infoPlist." + issue.field, message)
+                switch issue.field {
+                case "bundleId": FieldIssue("app.bundleId", issue.message)
+                case "Info.plist": FieldIssue("app.infoPlist", issue.message)
+                default: FieldIssue(issue.field.hasPrefix("app.") ? issue.field : "app.infoPlist." + issue.field, issue.message)
                 }
             })
         }

@@ -43,8 +43,7 @@ extension ForecastRequest {
             issues.append(FieldIssue(
                 "app.atLaunch.fetchInterval", "background fetch exists from iOS 7; osVersion \(osVersion) has none (R28)"))
         }
-        let fetches = app.atLaunch.fetchInterval.map { $0 != .never } ?? false
-        check(!app.atLaunch.submit.isEmpty || fetches || !pushes.isEmpty, "app.atLaunch",
+        check(!app.reportedKinds.isEmpty || !pushes.isEmpty, "app.atLaunch",
               "gives the forecast nothing to count: submit a request (atLaunch.submit) or set a fetch interval "
                   + "(atLaunch.fetchInterval) at launch, or send pushes")
         if let interval = app.atLaunch.fetchInterval, interval != .never {

@@ -188,13 +188,15 @@ public struct ForecastSpread: Sendable, Equatable, Codable {
     }
 }
 
-enum ForecastNumbers {
+/// The forecast's arithmetic on shares and percentiles, public for what shows a forecast (its progress).
+public enum ForecastNumbers {
     /// `part / whole` to 4 decimals; 0 for an empty whole.
     static func share(_ part: Int, of whole: Int) -> Double {
         whole == 0 ? 0 : rounded(Double(part) / Double(whole))
     }
 
-    static func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+    /// `value` to 4 decimals, as every share of a forecast is written.
+    public static func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
 
     /// The nearest-rank percentile of sorted values: the smallest value with at least `p` of them at or below it.
     static func percentile(_ sorted: [Double], _ p: Double) -> Double {

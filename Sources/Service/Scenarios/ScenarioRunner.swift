@@ -69,8 +69,10 @@ public struct ScenarioRunner {
             try takeCheckpoints(before: step.time)
             try advance(to: step.time)
             var failure: String?
+            var committed: Device?
             do {
-                let (_, outcome) = try devices.perform(step.command, on: deviceId, tenantId: tenantId)
+                let (device, outcome) = try devices.perform(step.command, on: deviceId, tenantId: tenantId)
+                committed = device
                 if let error = ScenarioStep.failure(of: outcome) { throw error }
             } catch {
                 // APNs's rejection of a push is a conflict of the step, as a refusal of the engine is.
@@ -78,7 +80,11 @@ public struct ScenarioRunner {
                 guard let text = describe(error) else { throw error }
                 failure = text
             }
-            if step.action == "advance" { clock = (try devices.device(deviceId, tenantId: tenantId).clock.anchor - start).seconds }
+            if step.action == "advance" {
+                // The committed device when the step ran; read again only when it was refused.
+                let device = try committed ?? devices.device(deviceId, tenantId: tenantId)
+                clock = (device.clock.anchor - start).seconds
+            }
             stepReports.append(.init(
                 index: step.index, action: step.action, bundleId: step.bundleId, at: step.time, ok: failure == nil || step.mayFail,
                 error: failure))

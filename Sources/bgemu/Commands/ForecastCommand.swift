@@ -108,8 +108,8 @@ struct ForecastCommand: ParsableCommand {
             + "DELETE /v1/forecasts/{forecastId} (GET /v1/forecasts lists them)",
     ]
 
-    /// `body` with `app.infoPlist` the file's text (XML) or Base64 (a binary property list), and `app.buildSettings`
-    /// the settings given.
+    /// `body` with `app.infoPlist` the file in Base64 (the service reads an XML or a binary property list in it), and
+    /// `app.buildSettings` the settings given.
     static func withInfoPlist(_ body: [UInt8], file: String, settings: [String]) throws -> [UInt8] {
         guard var request = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             throw CommandFailure.local("the forecast request is not a JSON object")
@@ -121,9 +121,7 @@ struct ForecastCommand: ParsableCommand {
         }
         guard let plist = FileManager.default.contents(atPath: file) else { throw CommandFailure.local("cannot read \(file)") }
         var app = request["app"] as? [String: Any] ?? [:]
-        let text = String(data: plist, encoding: .utf8)
-        app["infoPlist"] = text.map { $0.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.hasPrefix("<") } == true
-            ? text : plist.base64EncodedString()
+        app["infoPlist"] = plist.base64EncodedString()  // XML or binary alike: the service reads either
         if !settings.isEmpty {
             var values = app["buildSettings"] as? [String: Any] ?? [:]
             for setting in settings {
