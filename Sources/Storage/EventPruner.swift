@@ -13,11 +13,15 @@ import Synchronization
 ///   devices. Ids follow commit order, so the scan is a walk of the table's key from its start that stops at the
 ///   first younger event; an event goes once every event before it is old enough (a wall clock set back keeps a
 ///   few events a little longer, never deletes a young one).
-/// - By count: the device that holds most over the limit (found by the index on `event_retention.held`) loses its
-///   oldest events, through its index `events_by_device`.
+/// - By count: the devices over the limit, listed by one scan of `event_counts` on a reader (up to
+///   ``candidatesPerScan``, most over first; no index on the count, which every append would write), lose their
+///   oldest events in turn, through `events_by_device`; the list is scanned again once it is used up. Counting is
+///   switched on first if it is off (``EventCounts/prepare(_:counting:)``), so the counts are right without the
+///   service's startup call too.
 ///
-/// Every batch raises the `pruned_through` watermark of each device it deleted from, in its transaction: that is
-/// how a page or a resume from before the retained range is known, and answered `410`.
+/// Every batch raises, in its transaction, the watermark of each device it deleted from (`event_watermarks`) and of
+/// its tenant (`tenant_event_watermarks`): that is how a page or a resume from before the retained range is known,
+/// and answered `410`. It lowers the devices' counts while counting is on.
 public final class EventPruner: Sendable {
     public let database: Database
     public let retention: EventRetention
@@ -37,6 +41,8 @@ public final class EventPruner: Sendable {
     let running = Atomic<Bool>(false)
     /// Signalled by ``stop()`` to end the timer's wait at once.
     let wakeUp = DispatchSemaphore(value: 0)
+    /// How many devices over the limit one scan of `event_counts` lists, most over first.
+    static let candidatesPerScan = 256
 
     /// - Parameter now: the wall clock the age is measured on (a test moves it; nothing sleeps).
     public init(
@@ -97,8 +103,9 @@ public final class EventPruner: Sendable {
     public func prune(maximumBatches: Int = .max) throws -> Report {
         var report = Report()
         var size = lockBudget == nil ? batchSize : min(batchSize, 250)
+        var overLimit: [DeviceKey] = []  // the devices of the last scan not pruned down yet, most over first
         while report.batches < maximumBatches, !stopping.load(ordering: .relaxed) {
-            guard let batch = try pruneBatch(size: size) else { break }
+            guard let batch = try pruneBatch(size: size, overLimit: &overLimit) else { break }
             report.add(batch)
             if let budget = lockBudget {
                 if batch.lockHeld > budget {
@@ -112,14 +119,15 @@ public final class EventPruner: Sendable {
         return report
     }
 
-    /// One batch of at most `size` events: by age first, then by count; nil when nothing is over the retention.
-    func pruneBatch(size: Int) throws -> Batch? {
+    /// One batch of at most `size` events: by age first, then by count (from `overLimit`, the list of the devices
+    /// over the limit that the batches by count go through); nil when nothing is over the retention.
+    func pruneBatch(size: Int, overLimit: inout [DeviceKey]) throws -> Batch? {
         if let age = retention.maximumAge,
             let batch = try pruneOldest(writtenBefore: now().addingTimeInterval(-age), size: size)
         {
             return batch
         }
-        if let limit = retention.maximumPerDevice, let batch = try pruneOverLimit(limit, size: size) {
+        if let limit = retention.maximumPerDevice, let batch = try pruneOverLimit(limit, size: size, from: &overLimit) {
             return batch
         }
         return nil
@@ -146,45 +154,61 @@ public final class EventPruner: Sendable {
             guard through > 0 else { return 0 }
             try db.execute("DELETE FROM events WHERE id <= ?", [through])
             let deleted = db.changes
-            for (key, pruned) in devices {
-                try Self.recordPruned(pruned.count, through: pruned.through, of: key, db)
+            if try EventCounts.isCounting(db) {
+                for (key, pruned) in devices {
+                    try EventCounts.subtract(pruned.count, tenantId: key.tenantId, deviceId: key.deviceId, db)
+                }
             }
+            try Self.raiseWatermarks(devices.mapValues(\.through), db)
             return deleted
         }
     }
 
-    /// Deletes up to `size` of the oldest events of the device that holds most over `limit`.
-    func pruneOverLimit(_ limit: Int, size: Int) throws -> Batch? {
-        // Chosen on a reader, checked again inside the write.
-        let chosen = try database.read { db in
-            try db.queryFirst(
-                "SELECT tenant_id, device_id FROM event_retention WHERE held > ? ORDER BY held DESC LIMIT 1", [Int64(limit)]
-            ) { DeviceKey(tenantId: try $0.get(0), deviceId: try $0.get(1)) }
-        }
-        guard let key = chosen else { return nil }
-        return try timedWrite { db -> Int in
-            let held = try db.scalar(
-                "SELECT held FROM event_retention WHERE tenant_id = ? AND device_id = ?", [key.tenantId, key.deviceId],
-                as: Int64.self) ?? 0
-            let excess = min(held - Int64(limit), Int64(size))
-            guard excess > 0 else { return 0 }
-            guard let through = try db.scalar(
-                "SELECT id FROM events WHERE tenant_id = ? AND device_id = ? ORDER BY id LIMIT 1 OFFSET ?",
-                [key.tenantId, key.deviceId, excess - 1], as: Int64.self)
-            else {
-                // Fewer events than counted (cannot happen while every append counts): count them again.
-                try db.execute(
-                    """
-                    UPDATE event_retention SET held = (SELECT count(*) FROM events WHERE tenant_id = ?1 AND device_id = ?2)
-                    WHERE tenant_id = ?1 AND device_id = ?2
-                    """, [key.tenantId, key.deviceId])
-                return 0
+    /// Deletes up to `size` of the oldest events of the first device of `candidates` still over `limit`, dropping
+    /// from the list the devices it finds within the limit (or brings within it); lists them again by a scan of
+    /// `event_counts` when the list is used up. Nil when a new list has nothing to prune.
+    func pruneOverLimit(_ limit: Int, size: Int, from candidates: inout [DeviceKey]) throws -> Batch? {
+        try EventCounts.prepare(database, counting: true)  // a flag read when counting is on already
+        var scanned = false
+        while true {
+            if candidates.isEmpty {
+                guard !scanned else { return nil }  // every device of a new list was within the limit by now
+                scanned = true
+                // On a reader, off the writer; each device is checked again inside its write.
+                candidates = try StoreFailure.mapping {
+                    try database.read { db in
+                        try db.query(EventCounts.Statement.overLimit, [Int64(limit), Int64(Self.candidatesPerScan)]) {
+                            DeviceKey(tenantId: try $0.get(0), deviceId: try $0.get(1))
+                        }
+                    }
+                }
+                guard !candidates.isEmpty else { return nil }
             }
-            try db.execute(
-                "DELETE FROM events WHERE tenant_id = ? AND device_id = ? AND id <= ?", [key.tenantId, key.deviceId, through])
-            let deleted = db.changes
-            try Self.recordPruned(Int64(deleted), through: through, of: key, db)
-            return deleted
+            let key = candidates[0]
+            var left: Int64 = 0  // over the limit after this batch
+            let batch = try timedWrite { db -> Int in
+                guard try EventCounts.isCounting(db) else { return 0 }  // switched off meanwhile: no count to go by
+                let excess = try EventCounts.held(tenantId: key.tenantId, deviceId: key.deviceId, db) - Int64(limit)
+                guard excess > 0 else { return 0 }
+                guard let through = try db.scalar(
+                    "SELECT id FROM events WHERE tenant_id = ? AND device_id = ? ORDER BY id LIMIT 1 OFFSET ?",
+                    [key.tenantId, key.deviceId, min(excess, Int64(size)) - 1], as: Int64.self)
+                else {
+                    // Fewer events than counted (cannot happen while every append counts): count them again.
+                    try db.execute(EventCounts.Statement.recountDevice, [key.tenantId, key.deviceId])
+                    return 0
+                }
+                try db.execute(
+                    "DELETE FROM events WHERE tenant_id = ? AND device_id = ? AND id <= ?",
+                    [key.tenantId, key.deviceId, through])
+                let deleted = db.changes
+                try EventCounts.subtract(Int64(deleted), tenantId: key.tenantId, deviceId: key.deviceId, db)
+                try Self.raiseWatermarks([key: through], db)
+                left = excess - Int64(deleted)
+                return deleted
+            }
+            if left <= 0 { candidates.removeFirst() }
+            if let batch { return batch }
         }
     }
 
@@ -194,14 +218,29 @@ public final class EventPruner: Sendable {
         var deviceId: String
     }
 
-    /// Lowers the device's count and raises its watermark, in the deleting transaction.
-    private static func recordPruned(_ count: Int64, through: Int64, of key: DeviceKey, _ db: SQLiteConnection) throws {
-        try db.execute(
+    /// Raises the watermark of each device to the greatest id pruned from it (`through`), and its tenant's with
+    /// it, in the deleting transaction: primary-key upserts, a row only for what was pruned from.
+    private static func raiseWatermarks(_ through: [DeviceKey: Int64], _ db: SQLiteConnection) throws {
+        var tenants: [String: Int64] = [:]
+        for (key, id) in through {
+            try db.execute(Statement.raiseDeviceWatermark, [key.tenantId, key.deviceId, id])
+            tenants[key.tenantId] = max(tenants[key.tenantId] ?? 0, id)
+        }
+        for (tenantId, id) in tenants {
+            try db.execute(Statement.raiseTenantWatermark, [tenantId, id])
+        }
+    }
+
+    /// The watermark upserts, for the tests that check them.
+    enum Statement {
+        static let raiseDeviceWatermark = """
+            INSERT INTO event_watermarks (tenant_id, device_id, pruned_through) VALUES (?1, ?2, ?3)
+            ON CONFLICT (tenant_id, device_id) DO UPDATE SET pruned_through = max(pruned_through, excluded.pruned_through)
             """
-            INSERT INTO event_retention (tenant_id, device_id, held, pruned_through) VALUES (?1, ?2, 0, ?4)
-            ON CONFLICT (tenant_id, device_id) DO UPDATE
-                SET held = max(0, held - ?3), pruned_through = max(pruned_through, ?4)
-            """, [key.tenantId, key.deviceId, count, through])
+        static let raiseTenantWatermark = """
+            INSERT INTO tenant_event_watermarks (tenant_id, pruned_through) VALUES (?1, ?2)
+            ON CONFLICT (tenant_id) DO UPDATE SET pruned_through = max(pruned_through, excluded.pruned_through)
+            """
     }
 
     /// Runs `body` in a write transaction; answers the events it deleted and how long it held the write lock

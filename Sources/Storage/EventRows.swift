@@ -129,13 +129,10 @@ enum EventRows {
                 start += rows
             }
         }
-        // The count the retention reads (see migration `006_event_retention`), in the same transaction.
-        try db.execute(
-            """
-            INSERT INTO event_retention (tenant_id, device_id, held) VALUES (?, ?, ?)
-            ON CONFLICT (tenant_id, device_id) DO UPDATE SET held = held + excluded.held
-            """,
-            [device.tenantId, device.id, Int64(events.count)])
+        // The count a per-device retention limit reads, in the same transaction; nothing without one (`EventCounts`).
+        if try EventCounts.isCounting(db) {
+            try EventCounts.add(Int64(events.count), tenantId: device.tenantId, deviceId: device.id, db)
+        }
         return recorded
     }
 

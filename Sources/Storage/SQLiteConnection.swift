@@ -16,6 +16,10 @@ public final class SQLiteConnection {
     public private(set) var preparedStatementCount = 0
     /// Told how long each `COMMIT` of ``transaction(_:_:)`` took (for metrics); see `Database.observeCommits`.
     var commitObserver: (@Sendable (Duration) -> Void)?
+    /// Whether the appends on this connection (the writer) count events in `event_counts`, as ``EventCounts`` last
+    /// read or switched it; nil until first needed, then read from the `settings` table. Touched only by the thread
+    /// that holds the connection, as everything else here.
+    var countsEvents: Bool?
 
     /// The kinds of `BEGIN` (https://sqlite.org/lang_transaction.html).
     public enum TransactionKind: String, Sendable {
@@ -172,6 +176,9 @@ public final class SQLiteConnection {
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
+    /// Rows changed by every INSERT, UPDATE and DELETE since the connection opened (not those of triggers or
+    /// foreign key actions, nor `sqlite_sequence`'s).
+    public var totalChanges: Int { handle.map { Int(sqlite3_total_changes64($0)) } ?? 0 }
     /// The rowid of the last successful INSERT.
     public var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
     /// Whether a transaction is open (the connection is not in autocommit mode).

@@ -16,8 +16,9 @@ extension SQLiteEventStore {
     }
 
     /// The pruned range of a device (when `deviceId` is given) or of the whole tenant, or nil when the retention
-    /// pruned none of its events. Two index lookups: the watermark in `event_retention` (the tenant's is the
-    /// greatest of its devices'), then the first event after it.
+    /// pruned none of its events. Two index lookups: the watermark (the device's in `event_watermarks`, the
+    /// tenant's, the greatest of its devices', in `tenant_event_watermarks`, both by their primary key), then the
+    /// first event after it.
     ///
     /// A tenant-wide reader (filtered by app, type or nothing) resumes after the tenant's watermark: before it, a
     /// device's events are gone, even if another device's older ones are still held.
@@ -27,12 +28,9 @@ extension SQLiteEventStore {
                 try db.transaction(.deferred) {  // one snapshot for both lookups
                     let watermark: Int64?
                     if let deviceId {
-                        watermark = try db.scalar(
-                            "SELECT pruned_through FROM event_retention WHERE tenant_id = ? AND device_id = ?",
-                            [tenantId, deviceId], as: Int64.self)
+                        watermark = try db.scalar(Self.deviceWatermark, [tenantId, deviceId], as: Int64.self)
                     } else {
-                        watermark = try Self.optional(
-                            "SELECT max(pruned_through) FROM event_retention WHERE tenant_id = ?", [tenantId], db)
+                        watermark = try db.scalar(Self.tenantWatermark, [tenantId], as: Int64.self)
                     }
                     guard let watermark, watermark > 0 else { return nil }
                     let oldest: Int64?
@@ -49,6 +47,11 @@ extension SQLiteEventStore {
             }
         }
     }
+
+    /// The watermark of a device, by the primary key of `event_watermarks`.
+    static let deviceWatermark = "SELECT pruned_through FROM event_watermarks WHERE tenant_id = ? AND device_id = ?"
+    /// The watermark of a tenant, by the primary key of `tenant_event_watermarks`.
+    static let tenantWatermark = "SELECT pruned_through FROM tenant_event_watermarks WHERE tenant_id = ?"
 
     /// The integer an aggregate answers, nil for its NULL (no row).
     private static func optional(_ sql: String, _ arguments: SQLiteArguments, _ db: SQLiteConnection) throws -> Int64? {

@@ -139,6 +139,50 @@ extension DatabaseMigrator {
                 CREATE INDEX forecasts_by_tenant ON forecasts(tenant_id);
                 """)
         }
+        migrator.registerMigration("008_event_counts") { db in
+            // `event_retention` cost every write transaction four B-trees (its rows, its key, two indexes) for a
+            // count that only a per-device limit reads, and the service has no retention by default. Split by who
+            // needs what, each keyed by its lookups alone (`WITHOUT ROWID`, no secondary index):
+            // - `event_counts`: how many events of each device the log holds, kept by the appends only while
+            //   counting is on (see `EventCounts`); the pruner finds the devices over the limit by scanning it, off
+            //   the writer, which is cheaper than an index that every append writes.
+            // - `event_watermarks`: a device's greatest pruned id, a row only for a device the retention pruned from.
+            // - `tenant_event_watermarks`: the greatest of a tenant's, raised with them, so that a tenant-wide page
+            //   or resume checks one key instead of every device of the tenant.
+            // Copied exactly from `event_retention` (every append counted there, so the counts are valid, and a
+            // `410` answered before is answered after), then it goes. A tenant's rows go with it.
+            try db.execute(
+                """
+                CREATE TABLE event_counts (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                    device_id TEXT NOT NULL,
+                    held INTEGER NOT NULL,
+                    PRIMARY KEY (tenant_id, device_id)
+                ) STRICT, WITHOUT ROWID;
+                CREATE TABLE event_watermarks (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                    device_id TEXT NOT NULL,
+                    pruned_through INTEGER NOT NULL,
+                    PRIMARY KEY (tenant_id, device_id)
+                ) STRICT, WITHOUT ROWID;
+                CREATE TABLE tenant_event_watermarks (
+                    tenant_id TEXT PRIMARY KEY NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                    pruned_through INTEGER NOT NULL
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO event_counts (tenant_id, device_id, held)
+                    SELECT tenant_id, device_id, held FROM event_retention;
+                INSERT INTO event_watermarks (tenant_id, device_id, pruned_through)
+                    SELECT tenant_id, device_id, pruned_through FROM event_retention WHERE pruned_through > 0;
+                INSERT INTO tenant_event_watermarks (tenant_id, pruned_through)
+                    SELECT tenant_id, max(pruned_through) FROM event_retention WHERE pruned_through > 0
+                    GROUP BY tenant_id;
+                INSERT INTO settings (name, value) VALUES ('event_counts', 'valid')
+                    ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+                DROP INDEX event_retention_by_held;
+                DROP INDEX event_retention_by_tenant;
+                DROP TABLE event_retention;
+                """)
+        }
         return migrator
     }()
 }

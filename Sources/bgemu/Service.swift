@@ -46,6 +46,10 @@ struct Service {
         // started is refused when a stream opens (`410`). Without retention, a replay asks nothing per page.
         let retention = EventRetention(days: configuration.eventRetentionDays, perDevice: configuration.eventRetentionPerDevice)
         if !retention.keepsEverything { hub.watchPruning(prunedEvents) }
+        // The appends count each device's events only for a per-device limit; switched before any request.
+        if try EventCounts.prepare(database, counting: retention.maximumPerDevice != nil) {
+            logger.notice("Event retention: counted the events of every device for the per-device limit")
+        }
         var environment = APIEnvironment(
             tenants: tenants, devices: devices, events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: outcome.adminTokenHash),

@@ -794,7 +794,15 @@ def prune_while_stopped(service, device_id, more_ids=0):
         newest = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'events'").fetchone()[0] + more_ids
         db.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'events'", (newest,))
         db.execute("DELETE FROM events WHERE device_id = ?", (device_id,))
-        db.execute("UPDATE event_retention SET held = 0, pruned_through = ? WHERE device_id = ?", (newest, device_id))
+        tenant_id = db.execute("SELECT tenant_id FROM devices WHERE id = ?", (device_id,)).fetchone()[0]
+        # The count exists only while a per-device limit is counting; the watermarks as the pruner raises them.
+        db.execute("UPDATE event_counts SET held = 0 WHERE tenant_id = ? AND device_id = ?", (tenant_id, device_id))
+        db.execute("INSERT INTO event_watermarks (tenant_id, device_id, pruned_through) VALUES (?, ?, ?) "
+                   "ON CONFLICT (tenant_id, device_id) DO UPDATE SET pruned_through = max(pruned_through, excluded.pruned_through)",
+                   (tenant_id, device_id, newest))
+        db.execute("INSERT INTO tenant_event_watermarks (tenant_id, pruned_through) VALUES (?, ?) "
+                   "ON CONFLICT (tenant_id) DO UPDATE SET pruned_through = max(pruned_through, excluded.pruned_through)",
+                   (tenant_id, newest))
     db.close()
     service.start()
     status, problem = service.request("GET", f"/v1/devices/{device_id}/events?after=0")

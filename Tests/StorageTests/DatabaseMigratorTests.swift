@@ -97,7 +97,7 @@ import Testing
         try withDatabase { database throws in
             #expect(try DatabaseMigrator.bgemu.appliedMigrations(database) == [
                 "001_tenants", "002_devices", "003_events", "004_events_by_run", "005_idempotency", "006_event_retention",
-                "007_forecasts",
+                "007_forecasts", "008_event_counts",
             ])
             let tables = try database.read { db throws in
                 try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
@@ -105,8 +105,17 @@ import Testing
                 }
             }
             #expect(Set(tables).isSuperset(of: [
-                "api_keys", "devices", "event_retention", "events", "forecasts", "idempotency", "schema_migrations", "settings", "tenants",
+                "api_keys", "devices", "event_counts", "event_watermarks", "events", "forecasts", "idempotency",
+                "schema_migrations", "settings", "tenant_event_watermarks", "tenants",
             ]))
+            #expect(!tables.contains("event_retention"))  // replaced by 008
+            // The retention's tables are their primary key alone: no rowid B-tree beside it.
+            for table in ["event_counts", "event_watermarks", "tenant_event_watermarks"] {
+                let sql = try database.read { db in
+                    try db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [table], as: String.self)
+                }
+                #expect(sql?.hasSuffix("STRICT, WITHOUT ROWID") == true, "\(table): \(sql ?? "missing")")
+            }
             let indexes = try database.read { db throws in
                 try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
                     try $0.get(0, as: String.self)
@@ -114,7 +123,7 @@ import Testing
             }
             #expect(Set(indexes) == [
                 "api_keys_by_tenant", "devices_by_tenant", "forecasts_by_tenant", "devices_realtime", "events_by_device", "events_by_run",
-                "events_by_tenant", "idempotency_by_age", "event_retention_by_held", "event_retention_by_tenant",
+                "events_by_tenant", "idempotency_by_age",
             ])
         }
     }

@@ -34,7 +34,7 @@ import Testing
         func held(_ deviceId: String, tenantId: String = "ten_1") throws -> Int64? {
             try database.read { db in
                 try db.scalar(
-                    "SELECT held FROM event_retention WHERE tenant_id = ? AND device_id = ?", [tenantId, deviceId],
+                    "SELECT held FROM event_counts WHERE tenant_id = ? AND device_id = ?", [tenantId, deviceId],
                     as: Int64.self)
             }
         }
@@ -170,35 +170,58 @@ import Testing
         try withStores { s throws in
             try s.append(5, to: "dev_a", recordedAt: written)
             try EventPruner(database: s.database, retention: EventRetention(maximumPerDevice: 2), minimumPause: .zero).prune()
+            // Each table holds a row of the tenant before.
+            for table in ["event_counts", "event_watermarks", "tenant_event_watermarks"] {
+                let rows = try s.database.read { db in try db.scalar("SELECT count(*) FROM \(table)", as: Int.self) }
+                #expect(rows == 1, "\(table)")
+            }
             #expect(try s.tenants.deleteTenant(id: "ten_1"))
-            let rows = try s.database.read { db in try db.scalar("SELECT count(*) FROM event_retention", as: Int.self) }
-            #expect(rows == 0)
+            for table in ["event_counts", "event_watermarks", "tenant_event_watermarks"] {
+                let rows = try s.database.read { db in try db.scalar("SELECT count(*) FROM \(table)", as: Int.self) }
+                #expect(rows == 0, "\(table)")
+            }
         }
     }
 
+    /// Every statement of the retention about one device or one tenant goes by a key; the one scan is the list of
+    /// the devices over the limit (`event_counts`, on a reader, once per round of up to 256 devices). The upserts
+    /// (`EventCounts.add`, the watermarks) have no plan to show: their conflict target is the primary key, the only
+    /// key those tables have (`DatabaseMigratorTests` lists the indexes).
     @Test func theRetentionQueriesUseIndexesNotScans() throws {
         try withStores { s throws in
-            let plans = try s.database.read { db in
-                try [
-                    "SELECT tenant_id, device_id FROM event_retention WHERE held > 1 ORDER BY held DESC LIMIT 1",
-                    "SELECT id FROM events WHERE tenant_id = 'ten_1' AND device_id = 'dev_a' ORDER BY id LIMIT 1 OFFSET 5",
-                    "DELETE FROM events WHERE tenant_id = 'ten_1' AND device_id = 'dev_a' AND id <= 7",
-                    "SELECT id, tenant_id, device_id, recorded_at FROM events ORDER BY id LIMIT 5",
-                    "SELECT max(pruned_through) FROM event_retention WHERE tenant_id = 'ten_1'",
-                    "SELECT min(id) FROM events WHERE tenant_id = 'ten_1' AND device_id = 'dev_a' AND id > 3",
-                    "SELECT min(id) FROM events WHERE tenant_id = 'ten_1' AND id > 3",
-                ].map { sql in
-                    try db.query("EXPLAIN QUERY PLAN " + sql) { try $0.get(3, as: String.self) }.joined(separator: "; ")
+            let keyed: [(sql: String, uses: String)] = [
+                (EventCounts.Statement.held, "event_counts USING PRIMARY KEY"),
+                (EventCounts.Statement.subtract, "event_counts USING PRIMARY KEY"),
+                (EventCounts.Statement.recountDevice, "event_counts USING PRIMARY KEY"),
+                (EventCounts.Statement.recountDevice, "events_by_device"),
+                ("SELECT id FROM events WHERE tenant_id = 'ten_1' AND device_id = 'dev_a' ORDER BY id LIMIT 1 OFFSET 5",
+                 "events_by_device"),
+                ("DELETE FROM events WHERE tenant_id = 'ten_1' AND device_id = 'dev_a' AND id <= 7", "events_by_device"),
+                (SQLiteEventStore.deviceWatermark, "event_watermarks USING PRIMARY KEY"),
+                (SQLiteEventStore.tenantWatermark, "tenant_event_watermarks USING PRIMARY KEY"),
+                ("SELECT min(id) FROM events WHERE tenant_id = 'ten_1' AND device_id = 'dev_a' AND id > 3",
+                 "events_by_device"),
+                ("SELECT min(id) FROM events WHERE tenant_id = 'ten_1' AND id > 3", "events_by_tenant"),
+            ]
+            let plan = { (sql: String) in
+                try s.database.read { db in
+                    // The statements' own text, their parameters bound to NULL: the plan does not depend on values.
+                    let explain = try db.makeStatement("EXPLAIN QUERY PLAN " + sql)
+                    let arguments: SQLiteArguments = Array(repeating: nil, count: explain.parameterCount)
+                    return try explain.query(arguments) { try $0.get(3, as: String.self) }.joined(separator: "; ")
                 }
             }
-            #expect(plans[0].contains("event_retention_by_held"), "\(plans[0])")
-            #expect(plans[1].contains("events_by_device"), "\(plans[1])")
-            #expect(plans[2].contains("events_by_device"), "\(plans[2])")
-            #expect(!plans[3].contains("TEMP B-TREE"), "\(plans[3])")  // the table's own key, in order
-            #expect(plans[4].contains("event_retention_by_tenant"), "\(plans[4])")
-            #expect(plans[5].contains("events_by_device"), "\(plans[5])")
-            #expect(plans[6].contains("events_by_tenant"), "\(plans[6])")
-            for plan in plans { #expect(!plan.contains("SCAN event_retention"), "\(plan)") }
+            for (sql, uses) in keyed {
+                let found = try plan(sql)
+                #expect(found.contains(uses), "\(sql): \(found)")
+                #expect(!found.contains("SCAN"), "\(sql): \(found)")
+            }
+            // The age walks the table's own key from its start, in order, and stops at the first young event.
+            let byAge = try plan("SELECT id, tenant_id, device_id, recorded_at FROM events ORDER BY id LIMIT 5")
+            #expect(!byAge.contains("TEMP B-TREE") && !byAge.contains("events_by"), "\(byAge)")
+            // The deliberate scan: the whole of `event_counts`, for the devices over the limit.
+            let candidates = try plan(EventCounts.Statement.overLimit)
+            #expect(candidates.contains("SCAN event_counts"), "\(candidates)")
         }
     }
 
@@ -227,12 +250,14 @@ import Testing
             }
             let database = try openDatabase(path: path)
             defer { database.close() }
+            // Counted by 006, carried over by 008; nothing pruned yet.
             let counts = try database.read { db in
-                try db.query("SELECT device_id, held, pruned_through FROM event_retention ORDER BY device_id") {
-                    "\(try $0.get(0, as: String.self)) \(try $0.get(1, as: Int64.self)) \(try $0.get(2, as: Int64.self))"
+                try db.query("SELECT device_id, held FROM event_counts ORDER BY device_id") {
+                    "\(try $0.get(0, as: String.self)) \(try $0.get(1, as: Int64.self))"
                 }
             }
-            #expect(counts == ["dev_a 3 0", "dev_b 1 0"])
+            #expect(counts == ["dev_a 3", "dev_b 1"])
+            #expect(try database.read { db in try db.scalar("SELECT count(*) FROM event_watermarks", as: Int.self) } == 0)
             let report = try EventPruner(database: database, retention: EventRetention(maximumPerDevice: 1), minimumPause: .zero).prune()
             #expect(report.events == 2)
             #expect(try SQLiteEventStore(database: database).prunedRange(tenantId: "ten_1", deviceId: "dev_a")
@@ -253,7 +278,7 @@ import Testing
                     FROM (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < ?) SELECT value FROM n)
                     """, [Int64(backlog)])
                 try db.execute(
-                    "INSERT INTO event_retention (tenant_id, device_id, held) VALUES ('ten_1', 'dev_a', ?)", [Int64(backlog)])
+                    "INSERT INTO event_counts (tenant_id, device_id, held) VALUES ('ten_1', 'dev_a', ?)", [Int64(backlog)])
             }
             try s.append(1, to: "dev_w", recordedAt: written)
             let pruner = EventPruner(

@@ -404,6 +404,7 @@ import Testing
             }
             #expect(try DatabaseMigrator.bgemu.migrate(database) == [
                 "003_events", "004_events_by_run", "005_idempotency", "006_event_retention", "007_forecasts",
+                "008_event_counts",
             ])
             #expect(try SQLiteDeviceStore(database: database).realtimeDevices() == [realtime])
         }
