@@ -7,8 +7,8 @@ import Foundation
 /// the service at startup and by the ``EventPruner`` before a batch by count).
 ///
 /// Counting is a state of the database, held in two places that agree:
-/// - the `settings` row `event_counts`: `valid` while every append counts (the counts equal the log's), `stale`
-///   once appends stopped counting. Migration 008 writes `valid`.
+/// - the `settings` row `event_counts` = `stale`, there only once the appends stopped counting; without it every
+///   append counts and the counts equal the log's (a new database, or one migration 008 carried the counts to).
 /// - the writer connection's `countsEvents` flag, which every append reads (appends run holding the writer, so the
 ///   read is race-free); nil until first needed, then read from the setting.
 ///
@@ -16,7 +16,7 @@ import Foundation
 /// setting and the flag. One process writes the database: another process switching counting on the same file is
 /// not seen by this one's flag.
 public enum EventCounts {
-    /// The `settings` row that says whether the counts are kept.
+    /// The `settings` row that says the counts are not kept (its value is `stale`).
     static let settingName = "event_counts"
 
     /// Turns counting on or off, once the database is migrated and before anything appends concurrently (it takes
@@ -35,12 +35,15 @@ public enum EventCounts {
                 let recounted: Bool
                 do {
                     recounted = try db.transaction(.immediate) { () -> Bool in
-                        try db.execute(
-                            """
-                            INSERT INTO settings (name, value) VALUES (?1, ?2)
-                            ON CONFLICT (name) DO UPDATE SET value = excluded.value
-                            """, [settingName, counting ? "valid" : "stale"])
-                        guard counting else { return false }
+                        guard counting else {
+                            try db.execute(
+                                """
+                                INSERT INTO settings (name, value) VALUES (?, 'stale')
+                                ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                                """, [settingName])
+                            return false
+                        }
+                        try db.execute("DELETE FROM settings WHERE name = ?", [settingName])
                         try db.execute("DELETE FROM event_counts", [])
                         try db.execute(
                             """
@@ -62,7 +65,7 @@ public enum EventCounts {
     /// Whether the appends on `db` (the writer, held by the caller) count events.
     static func isCounting(_ db: SQLiteConnection) throws -> Bool {
         if let counting = db.countsEvents { return counting }
-        let counting = try db.scalar("SELECT value FROM settings WHERE name = ?", [settingName], as: String.self) == "valid"
+        let counting = try db.scalar("SELECT value FROM settings WHERE name = ?", [settingName], as: String.self) == nil
         db.countsEvents = counting
         return counting
     }

@@ -149,8 +149,9 @@ extension DatabaseMigrator {
             // - `event_watermarks`: a device's greatest pruned id, a row only for a device the retention pruned from.
             // - `tenant_event_watermarks`: the greatest of a tenant's, raised with them, so that a tenant-wide page
             //   or resume checks one key instead of every device of the tenant.
-            // Copied exactly from `event_retention` (every append counted there, so the counts are valid, and a
-            // `410` answered before is answered after), then it goes. A tenant's rows go with it.
+            // Copied exactly from `event_retention` (every append counted there, so the counts are valid: no
+            // `event_counts` row in `settings`, which only switching counting off writes; and a `410` answered
+            // before is answered after), then it goes. A tenant's rows go with it.
             try db.execute(
                 """
                 CREATE TABLE event_counts (
@@ -176,8 +177,7 @@ extension DatabaseMigrator {
                 INSERT INTO tenant_event_watermarks (tenant_id, pruned_through)
                     SELECT tenant_id, max(pruned_through) FROM event_retention WHERE pruned_through > 0
                     GROUP BY tenant_id;
-                INSERT INTO settings (name, value) VALUES ('event_counts', 'valid')
-                    ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+                DELETE FROM settings WHERE name = 'event_counts';
                 DROP INDEX event_retention_by_held;
                 DROP INDEX event_retention_by_tenant;
                 DROP TABLE event_retention;
