@@ -32,6 +32,12 @@ public enum EventCounts {
             try database.writeWithoutTransaction { db in
                 precondition(!db.isInTransaction, "counting is switched in a transaction of its own")
                 guard try isCounting(db) != counting else { return false }
+                // A recount sorts a key of every event of the log: on a large log more than is worth holding in
+                // memory, where `openDatabase` keeps the writer's temporary files. Spilled to a file, as the
+                // migrations' sorts are, then set back.
+                let tempStore = try db.scalar("PRAGMA temp_store", as: Int.self) ?? 0
+                if counting { try db.execute("PRAGMA temp_store=FILE") }
+                defer { if counting { try? db.execute("PRAGMA temp_store=\(tempStore)") } }
                 let recounted: Bool
                 do {
                     recounted = try db.transaction(.immediate) { () -> Bool in
