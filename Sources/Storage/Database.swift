@@ -30,7 +30,7 @@ public final class Database: @unchecked Sendable {
     /// The thread inside a write (0: none), so that a read or write nested in it reuses the writer.
     private let writerOwner = Atomic<UInt>(0)
     /// The writes waiting to share a transaction (see ``writeTogether(_:)``).
-    let groupCommit = GroupCommit()
+    let groupCommit: GroupCommit
 
     private let readerLock = NSLock()
     private var idleReaders: [SQLiteConnection]
@@ -41,8 +41,16 @@ public final class Database: @unchecked Sendable {
 
     /// Opens (creating it if missing) the database at `path`, with `readerCount` read-only connections besides
     /// the writer. Runs no migration: see ``openDatabase(path:readerCount:migrator:)``.
-    public init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000) throws {
+    public convenience init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        try self.init(
+            path: path, readerCount: readerCount, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+            groupCommit: GroupCommit.Settings())
+    }
+
+    /// As the public initializer, with how grouped writes gather (tests shorten or lengthen the wait).
+    init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000, groupCommit: GroupCommit.Settings) throws {
         self.path = path
+        self.groupCommit = GroupCommit(groupCommit)
         writer = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         isFirstStart = try writer.scalar("SELECT count(*) FROM sqlite_master", as: Int.self) == 0
         let inMemory = path == ":memory:" || path.isEmpty

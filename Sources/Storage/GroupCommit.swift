@@ -7,6 +7,14 @@ import Foundation
 /// for the next leader: the leader hands the lead to the thread of the oldest of them, so no thread runs more than
 /// one batch that is not its own.
 ///
+/// **Gathering.** Before taking its batch, a leader waits for as many writes as the last batch carried (at most
+/// ``Settings/gatherLimit``), or ``Settings/gatherTimeout``, whichever comes first, once the last batch carried
+/// ``Settings/gatherAfter`` writes or more. A lone writer, or writes that meet now and then, never wait; under a
+/// flood of writes the batches grow to what arrives within the timeout. A commit's
+/// cost is mostly per transaction (the B-tree pages it writes to the WAL, then copies in a checkpoint), so larger
+/// batches cost less per write: on 2 cores, a flood of device creations went from about 2 writes a batch and
+/// 300 µs of CPU each to about 10 a batch and 180–220 µs each, and from 5,000 to 6,500–8,700 creations a second.
+///
 /// Each waiting thread sleeps on a semaphore of its own and is woken once, when its write is done or when it is to
 /// lead: a commit wakes the threads it answers, not every thread waiting (with many workers waiting, waking all of
 /// them after each commit cost more than the commit).
@@ -15,6 +23,17 @@ import Foundation
 /// of one each. Each write still commits before its caller returns: nothing is answered before it is durable.
 // @unchecked Sendable: `state` is only touched with `lock` held.
 final class GroupCommit: @unchecked Sendable {
+    /// How a leader gathers its batch.
+    struct Settings: Sendable {
+        /// The most writes a leader waits for (it takes any number queued).
+        var gatherLimit: Int = 8
+        /// The longest a leader waits for them.
+        var gatherTimeout: Duration = .microseconds(500)
+        /// The smallest last batch after which a leader gathers: two writes together happen by chance at a
+        /// moderate rate (a wait would only delay them), three or more mean writes queue behind the commits.
+        var gatherAfter: Int = 3
+    }
+
     /// A write waiting for its batch, and then its outcome.
     // @unchecked Sendable: `run` is the caller's closure, which may capture the caller's stack (it is made from a
     // non-escaping closure): the leader calls it, then drops it, all while the caller waits, before waking the
@@ -34,33 +53,61 @@ final class GroupCommit: @unchecked Sendable {
     private struct State {
         var queued: [Write] = []
         var leading = false
+        /// The leader waiting for its batch to fill, and how many writes it waits for.
+        var gathering: (leader: Write, target: Int)?
+        /// How many writes the last batch carried.
+        var lastBatch = 1
+        var batches = 0
+        var writes = 0
     }
 
+    let settings: Settings
     private let lock = NSLock()
     private var state = State()
+
+    init(_ settings: Settings = Settings()) {
+        precondition(settings.gatherLimit >= 1, "a batch has at least one write")
+        self.settings = settings
+    }
 
     /// How many writes wait for a leader to take them.
     var queuedCount: Int {
         lock.withLock { state.queued.count }
     }
 
+    /// The batches committed so far, and the writes they carried.
+    var statistics: (batches: Int, writes: Int) {
+        lock.withLock { (state.batches, state.writes) }
+    }
+
     /// Queues `write` and returns once the transaction holding it has committed (or failed), leading one batch
     /// while it waits if no one else is: `commit` runs a batch (with the writer held) and answers each write's
     /// error, if any.
     func submit(_ write: Write, commit: ([Write]) -> Void) {
-        let leadsNow = lock.withLock {
+        let (leadsNow, filled) = lock.withLock { () -> (Bool, Write?) in
             state.queued.append(write)
-            if state.leading { return false }
+            guard !state.leading else {
+                guard let gathering = state.gathering, state.queued.count >= gathering.target else { return (false, nil) }
+                state.gathering = nil
+                return (false, gathering.leader)
+            }
             state.leading = true
-            return true
+            return (true, nil)
         }
+        filled?.wake.signal()
         if !leadsNow {
             write.wake.wait()
             if write.done { return }
             // Woken to lead: the lead was handed over with `leading` still set, and this write is still queued.
         }
+        gather(for: write)
         let batch = lock.withLock {
-            defer { state.queued = [] }
+            defer {
+                state.lastBatch = state.queued.count
+                state.batches += 1
+                state.writes += state.queued.count
+                state.queued = []
+            }
             return state.queued
         }
         commit(batch)
@@ -78,5 +125,27 @@ final class GroupCommit: @unchecked Sendable {
         }
         write.done = true
         next?.wake.signal()
+    }
+
+    /// The leader's wait for its batch: as many writes as the last batch carried (up to the limit) or the timeout.
+    private func gather(for leader: Write) {
+        let waits = lock.withLock { () -> Bool in
+            guard state.lastBatch >= settings.gatherAfter else { return false }
+            let target = min(state.lastBatch, settings.gatherLimit)
+            guard state.queued.count < target else { return false }
+            state.gathering = (leader, target)
+            return true
+        }
+        guard waits else { return }
+        let (seconds, attoseconds) = settings.gatherTimeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        guard leader.wake.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut else { return }
+        let filledMeanwhile = lock.withLock { () -> Bool in
+            guard state.gathering?.leader === leader else { return true }
+            state.gathering = nil
+            return false
+        }
+        // A writer filled the batch just as the wait timed out: take its signal, so the next wait is not cut short.
+        if filledMeanwhile { leader.wake.wait() }
     }
 }

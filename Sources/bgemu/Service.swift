@@ -98,11 +98,12 @@ struct Service {
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         serverConfiguration.offloadKey = APIRouter.offloadKey
-        // Four workers per processor: a worker whose write waits in a group commit (a follower sleeps while its
-        // leader commits) holds no CPU, and more writes waiting together make larger commits. Measured on 2 cores:
-        // 8 workers committed 4,856 device creations a second against 2 workers' 4,116, and the noisy neighbour's
-        // ratio stayed within its target.
-        serverConfiguration.workerCount = 4 * HTTPServerConfiguration.activeProcessorCount
+        // Eight workers per processor: a worker whose write waits in a group commit (a follower sleeps while its
+        // leader commits, and the leader while it gathers up to 8 writes) holds no CPU, so the others keep the
+        // processors busy meanwhile. Measured on 2 cores: 8 workers committed 4,856 device creations a second
+        // against 2 workers' 4,116; with the leader gathering, 16 workers did better than 8 or 24 (batches of about
+        // 10 writes), and the noisy neighbour's ratio stayed within its target.
+        serverConfiguration.workerCount = 8 * HTTPServerConfiguration.activeProcessorCount
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
         metrics.setSources(ServiceMetrics.Sources(
             server: { server.statistics }, streamsByTenant: { hub.openStreamsByTenant() },
