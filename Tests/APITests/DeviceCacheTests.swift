@@ -31,6 +31,25 @@ import Testing
         #expect(cache.device("dev_1") != nil && cache.device("dev_2") != nil && cache.device("dev_5") != nil)
     }
 
+    @Test func aShardedCacheStaysBoundedKeepsItsHotDevicesAndForgetsInEveryShard() {
+        let cache = DeviceCache(limit: 2_000)  // 16 shards of 125
+        let hot = (0..<32).map { device($0, tenant: "ten_quiet") }
+        for device in hot { cache.remember(device) }
+        for n in 100..<20_100 {
+            cache.remember(device(n))
+            if n % 50 == 0 {
+                for device in hot { #expect(cache.device(device.id) == device, "insertion \(n)") }
+            }
+        }
+        #expect(cache.count <= 2_000)
+        #expect(cache.count >= 1_000)  // each shard drops half of its share at most
+        cache.forgetTenant("ten_quiet")
+        #expect(hot.allSatisfy { cache.device($0.id) == nil })
+        #expect(cache.device("dev_20099") != nil)
+        cache.forgetAll()
+        #expect(cache.count == 0)
+    }
+
     @Test func forgettingATenantLeavesTheOthers() {
         let cache = DeviceCache(limit: 10)
         cache.remember(device(1))
