@@ -75,6 +75,9 @@ public final class EventHub: Sendable {
         var outbox: [RecordedEvent] = []
         /// Whether a thread is delivering the outbox (one at a time, so that streams get events in order).
         var delivering = false
+        /// Whether a delivery is queued and not started: publishing meanwhile queues no other (each queued
+        /// delivery woke a thread of the queue, for outboxes the first had taken already).
+        var deliveryQueued = false
         /// Open streams by tenant, then by subscriber id.
         var subscribers: [String: [UInt64: EventSubscriber]] = [:]
         var subscriberCount = 0
@@ -143,18 +146,21 @@ public final class EventHub: Sendable {
     /// `gapTimeout`, then is skipped on live streams (it stays in the store).
     public func publish(_ events: [RecordedEvent]) {
         guard !events.isEmpty else { return }
-        let (outcome, scheduleCheck) = state.withLock { state in
+        let (outcome, scheduleCheck, deliver) = state.withLock { state in
             let outcome = state.sequencer.accept(events, now: .now)
             state.outbox += outcome.released
             let schedule = state.sequencer.isBlocked && !state.gapCheckScheduled
             if schedule { state.gapCheckScheduled = true }
-            return (outcome, schedule)
+            // A delivery under way takes this outbox too (it ends only once it finds the outbox empty).
+            let deliver = !state.outbox.isEmpty && !state.delivering && !state.deliveryQueued
+            if deliver { state.deliveryQueued = true }
+            return (outcome, schedule, deliver)
         }
         if !outcome.late.isEmpty {
             logger.warning("Event hub: events published twice or too late for live streams: \(outcome.late)")
         }
         if scheduleCheck { scheduleGapCheck(after: gapTimeout) }
-        deliveryQueue.async { self.deliverOutbox() }
+        if deliver { deliveryQueue.async { self.deliverOutbox() } }
     }
 
     /// What a request for one more stream gets.
@@ -184,6 +190,7 @@ public final class EventHub: Sendable {
     /// Delivers the outbox unless another thread is at it (which then delivers what was just added too).
     func deliverOutbox() {
         let mine = state.withLock { state in
+            state.deliveryQueued = false
             if state.delivering { return false }
             state.delivering = true
             return true
