@@ -50,6 +50,35 @@ import Testing
         group.wait()
     }
 
+    /// Commits one batch of `count` writes submitted `spacing` microseconds apart (queued behind a held write).
+    private static func commitOneBatch(of count: Int, spacedBy spacing: UInt32, _ database: Database, prefix: String) {
+        let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        func spawn(_ body: @escaping @Sendable () -> Void) {
+            group.enter()
+            Thread.detachNewThread {
+                body()
+                group.leave()
+            }
+        }
+        spawn {
+            try? database.writeTogether { db in
+                started.signal()
+                release.wait()
+                try db.execute("INSERT INTO settings VALUES (?, ?)", ["\(prefix)-held", "1"])
+            }
+        }
+        started.wait()
+        for n in 0..<count {
+            spawn { try? insert(database, "\(prefix)-\(n)") }
+            usleep(spacing)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while database.groupCommit.queuedCount < count, Date() < deadline { usleep(1_000) }
+        release.signal()
+        group.wait()
+    }
+
     private static func seconds(_ body: () throws -> Void) rethrows -> TimeInterval {
         let start = Date()
         try body()
@@ -96,6 +125,16 @@ import Testing
             #expect(after.writes - before.writes == 4)
             #expect(elapsed < 15, "the leader waited past its batch filling: \(elapsed) s")
             #expect(try database.read { try $0.scalar("SELECT count(*) FROM settings WHERE name LIKE 'spread-%'", as: Int.self) } == 4)
+        }
+    }
+
+    /// Writes arriving 600 ms apart would not fill a batch within a 400 ms timeout: even after a batch of four, the
+    /// next leader does not wait for them (a neighbour's paced writes are not delayed for nothing).
+    @Test func writesTooFarApartToFillABatchInTimeAreNotWaitedFor() throws {
+        try Self.withDatabase(GroupCommit.Settings(gatherLimit: 8, gatherTimeout: .milliseconds(400), gatherAfter: 3)) { database throws in
+            Self.commitOneBatch(of: 4, spacedBy: 600_000, database, prefix: "slow")
+            let elapsed = try Self.seconds { try Self.insert(database, "next") }
+            #expect(elapsed < 0.3, "the leader waited for writes that arrive 600 ms apart: \(elapsed) s")
         }
     }
 
