@@ -21,19 +21,12 @@ import Testing
         try database.writeTogether { db in try db.execute("INSERT INTO settings VALUES (?, ?)", [name, "1"]) }
     }
 
-    /// Commits one batch of `count` writes: the first is held inside its transaction until the others queued
-    /// behind it, then they are committed together by the next leader.
-    private static func commitOneBatch(of count: Int, _ database: Database, prefix: String) throws {
+    /// Commits one batch of `count` writes submitted `spacing` microseconds apart: the first write is held inside
+    /// its transaction until the others queued behind it, then they are committed together by the next leader.
+    private static func commitOneBatch(of count: Int, spacedBy spacing: UInt32 = 0, _ database: Database, prefix: String) {
         let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
-        func spawn(_ body: @escaping @Sendable () -> Void) {
-            group.enter()
-            Thread.detachNewThread {
-                body()
-                group.leave()
-            }
-        }
-        spawn {
+        let threads = TestThreads()
+        threads.spawn {
             try? database.writeTogether { db in
                 started.signal()
                 release.wait()
@@ -42,41 +35,13 @@ import Testing
         }
         started.wait()
         for n in 0..<count {
-            spawn { try? insert(database, "\(prefix)-\(n)") }
+            threads.spawn { try? insert(database, "\(prefix)-\(n)") }
+            if spacing > 0 { usleep(spacing) }
         }
         let deadline = Date().addingTimeInterval(10)
         while database.groupCommit.queuedCount < count, Date() < deadline { usleep(1_000) }
         release.signal()
-        group.wait()
-    }
-
-    /// Commits one batch of `count` writes submitted `spacing` microseconds apart (queued behind a held write).
-    private static func commitOneBatch(of count: Int, spacedBy spacing: UInt32, _ database: Database, prefix: String) {
-        let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
-        func spawn(_ body: @escaping @Sendable () -> Void) {
-            group.enter()
-            Thread.detachNewThread {
-                body()
-                group.leave()
-            }
-        }
-        spawn {
-            try? database.writeTogether { db in
-                started.signal()
-                release.wait()
-                try db.execute("INSERT INTO settings VALUES (?, ?)", ["\(prefix)-held", "1"])
-            }
-        }
-        started.wait()
-        for n in 0..<count {
-            spawn { try? insert(database, "\(prefix)-\(n)") }
-            usleep(spacing)
-        }
-        let deadline = Date().addingTimeInterval(10)
-        while database.groupCommit.queuedCount < count, Date() < deadline { usleep(1_000) }
-        release.signal()
-        group.wait()
+        threads.wait()
     }
 
     private static func seconds(_ body: () throws -> Void) rethrows -> TimeInterval {
@@ -97,7 +62,7 @@ import Testing
 
     @Test func twoWritesThatMetByChanceDoNotMakeTheNextLeaderWait() throws {
         try Self.withDatabase(GroupCommit.Settings(gatherLimit: 8, gatherTimeout: .seconds(5), gatherAfter: 3)) { database throws in
-            try Self.commitOneBatch(of: 2, database, prefix: "pair")
+            Self.commitOneBatch(of: 2, database, prefix: "pair")
             let elapsed = try Self.seconds { try Self.insert(database, "next") }
             #expect(elapsed < 4, "a leader waited after a batch of two: \(elapsed) s")
         }
@@ -105,20 +70,16 @@ import Testing
 
     @Test func afterABatchOfFourTheLeaderWaitsForFourWritesAndCommitsThemTogether() throws {
         try Self.withDatabase(GroupCommit.Settings(gatherLimit: 8, gatherTimeout: .seconds(20), gatherAfter: 3)) { database throws in
-            try Self.commitOneBatch(of: 4, database, prefix: "first")
+            Self.commitOneBatch(of: 4, database, prefix: "first")
             let before = database.groupCommit.statistics
             // Four writers 50 ms apart: without the gathering, the first would commit alone at once.
-            let group = DispatchGroup()
+            let threads = TestThreads()
             let elapsed = Self.seconds {
                 for n in 0..<4 {
-                    group.enter()
-                    Thread.detachNewThread {
-                        try? Self.insert(database, "spread-\(n)")
-                        group.leave()
-                    }
+                    threads.spawn { try? Self.insert(database, "spread-\(n)") }
                     usleep(50_000)
                 }
-                group.wait()
+                threads.wait()
             }
             let after = database.groupCommit.statistics
             #expect(after.batches - before.batches == 1)
@@ -140,7 +101,7 @@ import Testing
 
     @Test func aLeaderWaitsNoLongerThanTheTimeoutAndALoneWriteEndsTheGathering() throws {
         try Self.withDatabase(GroupCommit.Settings(gatherLimit: 8, gatherTimeout: .seconds(1), gatherAfter: 3)) { database throws in
-            try Self.commitOneBatch(of: 5, database, prefix: "first")
+            Self.commitOneBatch(of: 5, database, prefix: "first")
             // No one else writes: the leader waits out its timeout, commits alone...
             let waited = try Self.seconds { try Self.insert(database, "alone") }
             #expect(waited >= 0.95, "the leader did not wait for its batch: \(waited) s")

@@ -15,16 +15,8 @@ import Testing
     ) -> [Result<Void, any Error>] {
         let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
         let results = Mutex<[Int: Result<Void, any Error>]>([:])
-        // Threads of their own: the global queue would not start that many threads that block.
-        let group = DispatchGroup()
-        func spawn(_ body: @escaping @Sendable () -> Void) {
-            group.enter()
-            Thread.detachNewThread {
-                body()
-                group.leave()
-            }
-        }
-        spawn {
+        let threads = TestThreads()
+        threads.spawn {
             let result = Result {
                 try database.writeTogether { db in
                     started.signal()
@@ -36,7 +28,7 @@ import Testing
         }
         started.wait()
         for index in 0..<count {
-            spawn {
+            threads.spawn {
                 let result = Result { try write(index) }
                 results.withLock { $0[index] = result }
             }
@@ -45,7 +37,7 @@ import Testing
         while database.groupCommit.queuedCount < count, Date() < deadline { usleep(1_000) }
         #expect(database.groupCommit.queuedCount == count)
         release.signal()
-        group.wait()
+        threads.wait()
         let all = results.withLock { $0 }
         #expect((try? all[-1]?.get()) != nil)
         return (0..<count).map { all[$0] ?? .failure(Boom()) }
