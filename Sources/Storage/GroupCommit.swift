@@ -11,12 +11,14 @@ import Foundation
 /// ``Settings/gatherLimit``), or ``Settings/gatherTimeout``, whichever comes first, once the last batch carried
 /// ``Settings/gatherAfter`` writes or more, and no more than the rate writes have been arriving at brings within
 /// half the timeout. A lone writer, writes that meet now and then, or writes too far apart to fill a batch in time
-/// never wait; under a flood of writes the batches grow to what arrives within the timeout. A commit's cost is mostly per transaction
-/// (the B-tree pages it writes to the WAL, then copies in a checkpoint), so larger batches cost less per write: on
-/// 2 cores, a flood of device creations went from about 2 writes a batch and 300 µs of CPU each to about 10 a batch
-/// and 180–220 µs each, and from 5,000 to 6,500–8,700 creations a second. In interleaved runs a timeout of 250 µs
-/// did worse than 500 µs and 1 ms (about 7,800 against 9,400 creations a second), 1 ms best for clock advances, and
-/// a limit of 6 worse than 8.
+/// never wait; under a flood of writes the batches grow to what arrives within the timeout.
+///
+/// A commit's cost is mostly per transaction (the B-tree pages it writes to the WAL, then copies in a checkpoint), so
+/// larger batches cost less per write: on 2 cores, a flood of device creations went from about 2 writes a batch and
+/// 300 µs of server CPU each to about 10 a batch and 145–165 µs each (with the other changes of that day), and from
+/// 5,000–6,700 to 9,000–11,000 creations a second. In interleaved runs a timeout of 250 µs did worse than 500 µs
+/// and 1 ms (about 7,800 against 9,400 creations a second), 1 ms did best for clock advances, and a limit of 6 or
+/// 12 worse than 8.
 ///
 /// Each waiting thread sleeps on a semaphore of its own and is woken once, when its write is done or when it is to
 /// lead: a commit wakes the threads it answers, not every thread waiting (with many workers waiting, waking all of
@@ -99,7 +101,9 @@ final class GroupCommit: @unchecked Sendable {
             state.lastArrival = max(state.lastArrival, now)
             state.queued.append(write)
             guard !state.leading else {
-                guard let gathering = state.gathering, state.queued.count >= gathering.target else { return (false, nil) }
+                guard let gathering = state.gathering, state.queued.count >= gathering.target else {
+                    return (false, nil)
+                }
                 state.gathering = nil
                 return (false, gathering.leader)
             }
