@@ -104,7 +104,7 @@ public final class EventHub: Sendable {
     }
 
     /// Everything shared: the sequencer, the outbox and the streams.
-    let state: Mutex<HubState>
+    let state: PlainLock<HubState>
 
     /// - Parameters:
     ///   - store: where the events are, for replays; its latest id is read now, as the point live events follow.
@@ -131,7 +131,7 @@ public final class EventHub: Sendable {
         } catch {
             logger.warning("Event hub: the log's latest id could not be read (\(error)); following the first publish")
         }
-        state = Mutex(HubState(sequencer: EventSequencer(watermark: latest)))
+        state = PlainLock(HubState(sequencer: EventSequencer(watermark: latest)))
     }
 
     /// How many streams are open.
