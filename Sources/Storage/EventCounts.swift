@@ -4,7 +4,7 @@ import Foundation
 /// The per-device counts of `event_counts` (migration `008_event_counts`), which the retention by count reads to
 /// find the devices over its limit. Keeping them costs every append a write to a B-tree of its own, so the appends
 /// keep them only while **counting** is on: with a per-device limit in force (``prepare(_:counting:)``, called by
-/// the service at startup and by the ``EventPruner`` before a batch by count).
+/// the service at startup and by the ``EventPruner`` at the start of a pass with a per-device limit).
 ///
 /// Counting is a state of the database, held in two places that agree:
 /// - the `settings` row `event_counts` = `stale`, there only once the appends stopped counting; without it every
@@ -78,11 +78,7 @@ public enum EventCounts {
 
     /// Adds `count` appended events to the device's count, in the appending transaction. Only while counting.
     static func add(_ count: Int64, tenantId: String, deviceId: String, _ db: SQLiteConnection) throws {
-        try db.execute(
-            """
-            INSERT INTO event_counts (tenant_id, device_id, held) VALUES (?, ?, ?)
-            ON CONFLICT (tenant_id, device_id) DO UPDATE SET held = held + excluded.held
-            """, [tenantId, deviceId, count])
+        try db.execute(Statement.add, [tenantId, deviceId, count])
     }
 
     /// Takes `count` pruned events off the device's count, in the deleting transaction. Only while counting.
@@ -97,6 +93,11 @@ public enum EventCounts {
 
     /// The statements the retention by count runs, for the tests that check their query plans.
     enum Statement {
+        /// Appended events added to a device's count, by the primary key.
+        static let add = """
+            INSERT INTO event_counts (tenant_id, device_id, held) VALUES (?, ?, ?)
+            ON CONFLICT (tenant_id, device_id) DO UPDATE SET held = held + excluded.held
+            """
         /// A device's count, by the primary key.
         static let held = "SELECT held FROM event_counts WHERE tenant_id = ? AND device_id = ?"
         /// The devices over a limit, most over first: the one deliberate scan of `event_counts`, run on a reader

@@ -104,6 +104,8 @@ public final class EventPruner: Sendable {
         var report = Report()
         var size = lockBudget == nil ? batchSize : min(batchSize, 250)
         var overLimit: [DeviceKey] = []  // the devices of the last scan not pruned down yet, most over first
+        // Once a pass, not once a batch: it takes the writer, if only to read the flag.
+        if retention.maximumPerDevice != nil { try EventCounts.prepare(database, counting: true) }
         while report.batches < maximumBatches, !stopping.load(ordering: .relaxed) {
             guard let batch = try pruneBatch(size: size, overLimit: &overLimit) else { break }
             report.add(batch)
@@ -166,9 +168,9 @@ public final class EventPruner: Sendable {
 
     /// Deletes up to `size` of the oldest events of the first device of `candidates` still over `limit`, dropping
     /// from the list the devices it finds within the limit (or brings within it); lists them again by a scan of
-    /// `event_counts` when the list is used up. Nil when a new list has nothing to prune.
+    /// `event_counts` when the list is used up. Nil when a new list has nothing to prune. Counting is on (``prune``
+    /// switched it on); a batch that finds it switched off meanwhile deletes nothing.
     func pruneOverLimit(_ limit: Int, size: Int, from candidates: inout [DeviceKey]) throws -> Batch? {
-        try EventCounts.prepare(database, counting: true)  // a flag read when counting is on already
         var scanned = false
         while true {
             if candidates.isEmpty {

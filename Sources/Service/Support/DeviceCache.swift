@@ -10,12 +10,10 @@ import Synchronization
 /// writes it, and with 16 workers one lock for all was waited for on futexes in a flood of writes.
 final class DeviceCache: Sendable {
     private let shards: [Shard]
-    let limit: Int
 
     init(limit: Int) {
         let limit = max(2, limit)
         let count = limit >= 1_024 ? 16 : 1
-        self.limit = limit
         shards = (0..<count).map { _ in Shard(limit: max(2, limit / count)) }
     }
 
