@@ -30,7 +30,7 @@ export function plistPicker(showKeys) {
   detach.id = "fc-plist-detach";
   detach.textContent = "Use the fields instead";
   detach.hidden = true;
-  detach.addEventListener("click", () => { attach(null); out.textContent = ""; input.value = ""; });
+  detach.addEventListener("click", detachPlist);
   const settings = document.createElement("textarea");
   settings.id = "fc-build-settings";
   settings.rows = 2;

@@ -92,7 +92,10 @@ enum DeviceRoutes {
                 }
             }
         }
-        clock.anchorWallMilliseconds = env.wallMilliseconds
+        // One reading of the wall clock: the device's creation, its clock's anchor and its id's time agree.
+        let createdAt = env.wallClock()
+        let createdMilliseconds = Int64((createdAt.timeIntervalSince1970 * 1000).rounded())
+        clock.anchorWallMilliseconds = createdMilliseconds
         var conditions = DeviceConditions()
         if let patch = body.conditions {
             do { conditions = try patch.change.applied(to: conditions, prefix: "conditions.") } catch EmulationError.invalid(let more) {
@@ -103,9 +106,8 @@ enum DeviceRoutes {
         guard issues.isEmpty, let osVersion else { throw EmulationError.invalid(issues) }
         var generator = SystemRandomNumberGenerator()
         let seed = body.seed ?? (generator.next() >> 11)  // fits a JSON number exactly (53 bits)
-        let createdAt = env.wallClock()
         var device = Device(
-            id: SecretGenerator.newOrderedID("dev", milliseconds: Int64(createdAt.timeIntervalSince1970 * 1000)),
+            id: SecretGenerator.newOrderedID("dev", milliseconds: createdMilliseconds),
             tenantId: tenantId, name: name, model: model, osVersion: osVersion, multitaskingSupported: multitasking,
             clock: clock, conditions: conditions, seed: seed, createdAt: createdAt)
         device.policyOverrides = body.policy ?? [:]

@@ -12,7 +12,7 @@ public enum SecretGenerator {
         prefix + "_" + KeyHasher.hex(randomBytes(12))
     }
 
-    /// A new identifier whose order follows creation time, `dev_` and 12 bytes in hex: 6 bytes of `milliseconds`
+    /// A new identifier whose order follows creation time, `prefix_` and 12 bytes in hex: 6 bytes of `milliseconds`
     /// since 1970 (big-endian, as a UUIDv7 begins), then 6 random bytes. Rows keyed by it are appended at the end
     /// of their indexes instead of at random places: a batch of creations dirties the same few index pages, not one
     /// page each, and those pages stay in the cache. Within one millisecond the order is random; 48 random bits

@@ -55,7 +55,7 @@ public final class ForecastService: Sendable {
         self.maximumDeviceDays = maximumDeviceDays
         self.threads = max(1, threads)
         self.concurrentForecasts = max(1, concurrentForecasts)
-        turns = DispatchSemaphore(value: max(1, concurrentForecasts))
+        turns = DispatchSemaphore(value: self.concurrentForecasts)
         self.niceness = niceness
         self.progressStoreInterval = progressStoreInterval
         self.wallClock = wallClock

@@ -26,11 +26,7 @@ struct AppUpload {
             contentType = Self.plist
             return
         }
-        do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw CommandFailure.local("cannot read \(path): \(error.localizedDescription)")
-        }
+        bytes = try LocalFile.read(path, what: "the app", standardInput: false)
         guard let type = Self.contentType(of: bytes, name: path) else {
             throw CommandFailure.local(
                 "cannot tell what \(path) is: give an Info.plist (XML or binary), an .ipa, a zipped .app or a JSON installation body")

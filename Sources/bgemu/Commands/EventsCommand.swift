@@ -100,7 +100,7 @@ struct EventsCommand: ParsableCommand {
     static func unblockTerminationSignals() {
         var signals = sigset_t()
         sigemptyset(&signals)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
+        for signal in InterruptFlag.signals { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 

@@ -49,7 +49,7 @@ struct ForecastCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting(hints: Self.hints) {
-            var body = try Self.read(file)
+            var body = try LocalFile.read(file, what: "the forecast request")
             if let infoPlist { body = try Self.withInfoPlist(body, file: infoPlist, settings: settings) }
             let service = try client.client()
             // Caught from before the request: a forecast started must not be left running by an interrupted command.
@@ -119,7 +119,7 @@ struct ForecastCommand: ParsableCommand {
         if let seed = request["seed"] as? NSNumber, seed.doubleValue > 9_007_199_254_740_992 {
             throw CommandFailure.local("with --info-plist the seed must be at most 2^53 (9007199254740992)")
         }
-        guard let plist = FileManager.default.contents(atPath: file) else { throw CommandFailure.local("cannot read \(file)") }
+        let plist = Data(try LocalFile.read(file, what: "the Info.plist", standardInput: false))
         var app = request["app"] as? [String: Any] ?? [:]
         app["infoPlist"] = plist.base64EncodedString()  // XML or binary alike: the service reads either
         if !settings.isEmpty {
@@ -132,14 +132,5 @@ struct ForecastCommand: ParsableCommand {
         }
         request["app"] = app
         return Array(try JSONSerialization.data(withJSONObject: request))
-    }
-
-    /// The request's bytes: the file, or standard input for `-`.
-    static func read(_ file: String) throws -> [UInt8] {
-        if file == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure.local("cannot read \(file)")
-        }
-        return Array(data)
     }
 }

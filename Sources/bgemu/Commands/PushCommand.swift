@@ -56,7 +56,7 @@ struct PushCommand: ParsableCommand {
         try CommandFailure.reporting {
             let service = try client.client()
             let file = operands[operands.count - 1]
-            let payload = try Self.readPayload(file)
+            let payload = try LocalFile.read(file, what: "the payload file")
             let target = Self.simulatorTargetBundle(payload)
             let bundleId = operands.count == 2 ? operands[0] : nil
             var headers: [(String, String)] = [("Content-Type", "application/json"), ("Accept", "application/json")]
@@ -73,16 +73,6 @@ struct PushCommand: ParsableCommand {
             }
             let answer = try ServiceClient.object(response)
             Terminal.line(Self.describe(answer, app: bundleId ?? target ?? "the app"))
-        }
-    }
-
-    /// The file's bytes, or standard input's for `-`.
-    static func readPayload(_ file: String) throws -> [UInt8] {
-        if file == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-        } catch {
-            throw CommandFailure.local("cannot read the payload file \(file): \(error.localizedDescription)")
         }
     }
 

@@ -10,6 +10,8 @@ final class InterruptFlag: Sendable {
     /// Catches the signals from now on (unblocking them, as a parent may have left them blocked): each sets the
     /// flag instead of ending the process, until ``restore()``.
     static func install() -> InterruptFlag {
+        // The flag is made here, not first in a handler (a global's lazy setup is not safe in a signal handler).
+        raised.store(0, ordering: .relaxed)
         EventsCommand.unblockTerminationSignals()
         for signal in signals { Glibc.signal(signal) { InterruptFlag.raised.store($0, ordering: .relaxed) } }
         return InterruptFlag()
