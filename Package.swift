@@ -31,7 +31,7 @@ let package = Package(
         // HTTP/1.1 on sockets: knows nothing of iOS.
         .target(
             name: "HTTPServer",
-            dependencies: ["CSystem", "CLibz", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CSystem", "CLibz", "Locking", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // A blocking HTTP/1.1 client (no TLS, no SwiftNIO, no URLSession): the CLI's and BGEmuKit's transport. Apart
@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "BGEmuHTTP", swiftSettings: strict),
         // Apple's BackgroundTasks/UIApplication names for app code, bound to a device emulated by a running bgemu.
         .target(name: "BGEmuKit", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
+        // The lock of the hot paths (a plain pthread mutex), shared by the server, the service and the API.
+        .target(name: "Locking", swiftSettings: strict),
         // Compact JSON with sorted keys, byte for byte Foundation's, for the hot answers and stored documents.
         .target(name: "CompactJSON", swiftSettings: strict),
         // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
@@ -49,14 +51,14 @@ let package = Package(
         // scenario runner, credentials, the rate limiter's buckets; knows no HTTP.
         .target(
             name: "Service",
-            dependencies: ["Emulation", "CCrypto", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Emulation", "CCrypto", "Locking", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // Routes, bodies, auth and tenancy, problem mapping.
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Emulation", "Service", "CompactJSON", "CCrypto", .product(name: "Logging", package: "swift-log"),
+                "HTTPServer", "Emulation", "Service", "CompactJSON", "CCrypto", "Locking", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Locking
 import Synchronization
 
 /// Runs emulation commands against stored devices: load, catch a realtime clock up with wall time, apply the
@@ -28,7 +29,7 @@ public final class DeviceService: Sendable {
     /// Each tenant's device count, once read, kept up to date by creations (counted before they commit, so that
     /// concurrent creations cannot pass the quota together) and deletions: counting the rows for each creation
     /// cost 310 µs at 10,000 devices.
-    private let deviceCounts = Mutex<[String: Int]>([:])
+    private let deviceCounts = PlainLock<[String: Int]>([:])
     static let cacheLimit = 2_000
 
     /// The most devices one tenant may have (scenario runs' included): a quota, so one tenant cannot fill the

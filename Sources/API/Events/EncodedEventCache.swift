@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The stream bytes of the latest events, shared by every stream: a tenant's streams that catch up from the store
 /// read the same recent events, and each used to encode its own copy (with 1,024 streams behind, encoding was
@@ -10,7 +10,7 @@ final class EncodedEventCache: Sendable {
         var newest: Int64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = PlainLock(State())
     /// How far below the newest id an event stays.
     let window: Int64
 

@@ -3,6 +3,7 @@ import Dispatch
 import Emulation
 import Foundation
 import HTTPServer
+import Locking
 import Logging
 import Synchronization
 

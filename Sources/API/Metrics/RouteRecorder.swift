@@ -1,6 +1,6 @@
 import HTTPServer
+import Locking
 import Prometheus
-import Synchronization
 
 /// The request series of one route template: `bgemu_http_requests_total{method,route,status}` and the latency
 /// histogram `bgemu_http_request_duration_seconds{method,route}`. Made once per template when the router is built;
@@ -10,7 +10,7 @@ final class RouteRecorder: HTTPRouteRecorder {
     let route: String
     private let registry: PrometheusCollectorRegistry
     /// One entry per method and status seen on this route (a handful).
-    private let series = Mutex<[Series]>([])
+    private let series = PlainLock<[Series]>([])
 
     struct Series {
         let method: HTTPMethod

@@ -1,4 +1,5 @@
 import HTTPServer
+import Locking
 import Prometheus
 import Synchronization
 
@@ -51,7 +52,7 @@ public final class ServiceMetrics: HTTPRouteObserver, Sendable {
     let registry = PrometheusCollectorRegistry()
     let sources = Mutex(Sources())
     /// Recorders by route template (nil: unmatched), made once each when the router is built.
-    private let recorders = Mutex<[String: RouteRecorder]>([:])
+    private let recorders = PlainLock<[String: RouteRecorder]>([:])
     /// What the last scrape saw, to turn totals read from their owners into counter increments, and to drop the
     /// series of tenants that closed their last stream. Held for the whole scrape: scrapes run one at a time.
     let scrape = Mutex(ScrapeState())

@@ -1,5 +1,5 @@
 import CompactJSON
-import Synchronization
+import Locking
 
 /// The bytes last encoded for each resource's answer body, reused while the body is equal: a hot read (a device,
 /// polled by every CI job and dashboard) costs building its body value and comparing it, not encoding it
@@ -8,7 +8,7 @@ import Synchronization
 /// No invalidation is needed: a stale entry simply is not equal to the body being answered, which is encoded and
 /// replaces it. Bounded: past `limit` entries, the table starts again empty.
 final class EncodedBodyCache<Body: Encodable & Equatable & Sendable>: Sendable {
-    private let entries = Mutex<[String: (body: Body, bytes: [UInt8])]>([:])
+    private let entries = PlainLock<[String: (body: Body, bytes: [UInt8])]>([:])
     let limit: Int
 
     init(limit: Int) { self.limit = max(1, limit) }

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import Locking
 import Logging
 import Synchronization
 
@@ -20,7 +21,7 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
     let epoll: Epoll
     let wakeFD: EventFD
     /// Work queued by other threads.
-    let inbox = Mutex(Inbox())
+    let inbox = PlainLock(Inbox())
     /// Whether the eventfd has been signalled and the loop has not drained the inbox since.
     let wakePending = Atomic<Bool>(false)
 

@@ -1,6 +1,6 @@
 import Dispatch
+import Locking
 import Logging
-import Synchronization
 
 /// Threads that run the requests a server hands off its event loops (those that may wait, such as on a
 /// database's write lock), taken fairly by key (see ``FairWorkQueue``): while they wait, the loops keep reading,
@@ -13,7 +13,7 @@ final class WorkerPool: Sendable {
         var stopped = false
     }
 
-    private let state = Mutex(State())
+    private let state = PlainLock(State())
     /// One signal per queued job (and one per thread at stop).
     private let available = DispatchSemaphore(value: 0)
     let threadCount: Int

@@ -1,12 +1,12 @@
 import Emulation
-import Synchronization
+import Locking
 
 /// Checks admin tokens and API keys. Keys are looked up by their SHA-256; a small cache keeps the hot path off
 /// SQLite and is emptied whenever a key or tenant changes.
 public final class Credentials: Sendable {
     private let store: any TenantStore
     private let adminTokenHash: String
-    private let cache = Mutex<[String: Tenant]>([:])
+    private let cache = PlainLock<[String: Tenant]>([:])
 
     /// - Parameter adminTokenHash: lower-case hex SHA-256 of the admin token.
     public init(store: any TenantStore, adminTokenHash: String) {

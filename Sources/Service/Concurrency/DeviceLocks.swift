@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A lock per device, made when a command needs it and dropped when no command holds or waits for it: commands on
 /// one device run one after the other, in the order they take the lock, while commands on different devices (and
@@ -12,7 +12,7 @@ final class DeviceLocks: Sendable {
     }
 
     /// Each device's lock, with how many commands hold or wait for it.
-    private let table = Mutex<[String: (entry: Entry, users: Int)]>([:])
+    private let table = PlainLock<[String: (entry: Entry, users: Int)]>([:])
 
     /// Runs `body` holding the lock of the device `id`.
     func withLock<T>(_ id: String, _ body: () throws -> T) rethrows -> T {

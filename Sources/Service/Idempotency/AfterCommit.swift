@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Work that must wait until an enclosing transaction commits: publishing the events of a write made inside an
 /// idempotent request's transaction, which may still roll back. Outside such a transaction the work runs at once.
@@ -6,7 +6,7 @@ public final class AfterCommit: Sendable {
     /// The actions of the transaction the current thread is in, if any.
     @TaskLocal public static var current: AfterCommit?
 
-    private let actions = Mutex<[@Sendable () -> Void]>([])
+    private let actions = PlainLock<[@Sendable () -> Void]>([])
 
     public init() {}
 

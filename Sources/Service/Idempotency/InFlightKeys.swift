@@ -1,11 +1,11 @@
-import Synchronization
+import Locking
 
 /// The (tenant, key) pairs whose first request is running now. Handlers run synchronously on event loop threads
 /// and an idempotent request holds its key from before it looks for a stored answer until after its transaction
 /// committed, so a pair held here is exactly one request in this process still working: a retry meanwhile is a
 /// `409`. Memory is enough: after a crash nothing is in flight, and what committed is in the store.
 public final class InFlightKeys: Sendable {
-    private let held = Mutex<Set<String>>([])
+    private let held = PlainLock<Set<String>>([])
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import Synchronization
 
 /// Token buckets by client (a tenant's id): each tenant gets `policy.rate` requests a second and bursts of
@@ -30,7 +31,7 @@ public final class RateLimiter: Sendable {
     public let maximumDelay: Duration
     private let delaySeconds: Double
     private let clock: @Sendable () -> UInt64
-    private let table = Mutex<[String: Entry]>([:])
+    private let table = PlainLock<[String: Entry]>([:])
     private let refusalCount = Atomic<Int>(0)
 
     /// A bucket and when it last refused a request (see `refusedRecently`).

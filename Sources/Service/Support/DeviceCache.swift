@@ -1,5 +1,5 @@
 import Emulation
-import Synchronization
+import Locking
 
 /// Devices as last committed, by id, keeping the recently used ones: past `limit`, the least recently used half
 /// is dropped. (Emptying it whole when full let a tenant creating devices fast evict every other tenant's hot
@@ -51,7 +51,7 @@ private final class Shard: Sendable {
         var clock: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = PlainLock(State())
     let limit: Int
 
     init(limit: Int) {
