@@ -24,11 +24,22 @@ public struct CompactJSONEncoder: Sendable {
         options = Options(escapesSlashes: escapesSlashes, dateText: dateText)
     }
 
-    /// The JSON bytes of `value`.
+    public init(options: Options) {
+        self.options = options
+    }
+
+    /// The JSON bytes of `value`: written by its ``JSONWritable/write(to:)`` when it has one (at the top level
+    /// only: a nested value is not looked up, which would cost every value of every other type a conformance
+    /// check), else through its `Encodable` conformance.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let writable = value as? any JSONWritable {
+            var writer = JSONWriter(options: options)
+            try writable.write(to: &writer)
+            return writer.bytes
+        }
         let encoder = NodeEncoder(options: options)
         let node = try encoder.box(value, key: nil)
-        var writer = NodeWriter(escapesSlashes: options.escapesSlashes)
+        var writer = NodeWriter(options: options)
         writer.write(node)
         return writer.bytes
     }

@@ -105,14 +105,15 @@ public struct SQLiteDeviceStore: DeviceStore {
 
     // MARK: Documents
 
-    /// The stored form of a device: JSON with sorted keys (the same device, the same bytes).
+    /// The stored form of a device: JSON with sorted keys (the same device, the same bytes), written by
+    /// ``DeviceDocument``.
     static func encode(_ device: Device) throws -> [UInt8] {
-        try documentEncoder.encode(device)
+        try documentEncoder.encode(DeviceDocument(device: device))
     }
 
     /// Byte for byte what Foundation's encoder writes with `.sortedKeys` and dates as `StorageDate` text, as
     /// earlier builds stored devices.
-    private static let documentEncoder = CompactJSONEncoder(escapesSlashes: true, dateText: { StorageDate.text($0) })
+    static let documentEncoder = CompactJSONEncoder(escapesSlashes: true, dateText: { StorageDate.text($0) })
 
     static func decode(_ document: [UInt8]) throws -> Device {
         let decoder = JSONDecoder()
