@@ -19,6 +19,15 @@ public struct JSONFragment<Value: Encodable & Sendable>: Encodable, Sendable {
         escapesSlashes = encoder.options.dateText == nil ? encoder.options.escapesSlashes : nil
     }
 
+    /// Writes the bytes when `writer`'s options are those they were made with, else encodes the value.
+    public func write(to writer: inout JSONWriter) throws {
+        if writer.options.dateText == nil, writer.options.escapesSlashes == escapesSlashes {
+            writer.raw(bytes)
+        } else {
+            try writer.encodable(value)
+        }
+    }
+
     public func encode(to encoder: any Encoder) throws {
         if let nodes = encoder as? NodeEncoder, nodes.options.dateText == nil,
            nodes.options.escapesSlashes == escapesSlashes {
