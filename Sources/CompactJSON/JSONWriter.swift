@@ -38,8 +38,21 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// An object member's key, and its comma when a member came before it; its value is written next.
-    public mutating func key(_ name: String) {
+    /// An object member's key written in the source (a name of letters and digits, which needs no escape), and
+    /// its comma when a member came before it; its value is written next.
+    public mutating func key(_ literal: StaticString) {
+        separate(after: UInt8(ascii: "{"))
+        bytes.append(UInt8(ascii: "\""))
+        literal.withUTF8Buffer { name in
+            assert(!name.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") },
+                   "a key literal that needs escapes: use key(named:)")
+            bytes.append(contentsOf: name)
+        }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    }
+
+    /// An object member's key of any text (a dictionary's), escaped, and its comma when a member came before it.
+    public mutating func key(named name: String) {
         separate(after: UInt8(ascii: "{"))
         string(name)
         bytes.append(UInt8(ascii: ":"))
@@ -51,7 +64,7 @@ public struct JSONWriter {
     ) rethrows {
         try object { writer in
             for name in Self.sortedKeys(dictionary) {
-                writer.key(name)
+                writer.key(named: name)
                 try body(&writer, dictionary[name]!)
             }
         }

@@ -121,7 +121,7 @@ struct DeviceDocument: JSONWritable {
     /// A timer's kind as the synthesized `Encodable` of an enum writes it: `{"case": {label: value, …}}`, the
     /// labels sorted.
     private static func write(_ kind: DeviceTimer.Kind, to writer: inout JSONWriter) {
-        let (name, labels): (String, KeyValuePairs<String, String>) =
+        let (name, labels): (StaticString, KeyValuePairs<StaticString, String>) =
             switch kind {
             case .lifecycleGraceEnd(let bundleId): ("lifecycleGraceEnd", ["bundleId": bundleId])
             case .allowanceWarning(let bundleId): ("allowanceWarning", ["bundleId": bundleId])
