@@ -11,7 +11,7 @@ extension ScenarioParser {
         "launch": (true, [], []), "background": (true, [], []), "foreground": (true, [], []),
         "forceQuit": (true, [], []), "terminate": (true, [], []), "reboot": (false, [], []),
         "advance": (false, ["seconds"], []),
-        "conditions": (false, [], ConditionsPatch.fields),
+        "conditions": (false, [], Set(ConditionsPatch.fields)),
         "policy": (false, ["policy"], []),
         "submit": (true, [], ["kind", "identifier", "earliestBeginDate", "requiresNetworkConnectivity", "requiresExternalPower"]),
         "cancelTaskRequest": (true, ["identifier"], []),

@@ -54,7 +54,7 @@ struct ConditionsPatch: Decodable {
     var locked: Bool?
     var userActive: Bool?
 
-    static let fields: Set<String> = [
+    static let fields: [String] = [
         "batteryLevel", "charging", "lowPowerMode", "network", "backgroundAppRefresh", "locked", "userActive",
     ]
 

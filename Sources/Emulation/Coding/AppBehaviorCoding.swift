@@ -12,7 +12,7 @@ public struct AppBehaviorCoding: Codable, Sendable {
     /// Reads a `behavior` object; an issue names its field by its whole path.
     public init(from decoder: any Decoder) throws {
         let kinds = RunKind.allCases.map(\.rawValue)
-        try decoder.rejectUnknownKeys(allowed: Set(kinds + ["onEnterBackground"]))
+        try decoder.rejectUnknownKeys(allowed: kinds + ["onEnterBackground"])
         let c = try decoder.container(keyedBy: AnyKey.self)
         var runs: [RunKind: RunBehavior] = [:]
         for kind in RunKind.allCases {
