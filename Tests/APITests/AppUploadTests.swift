@@ -70,6 +70,11 @@ import Testing
         let json = api.send(.post, apps, key: key, json: #"{"bundleId":"org.example.a","buildSettings":{"A-B":"x"}}"#)
         #expect(json.status == 422)
         #expect(json.errorFields == ["buildSettings.A-B"])
+        let empty = api.send(.post, apps, key: key, json: #"{"bundleId":"org.example.a","buildSettings":{"":"x"}}"#)
+        #expect(empty.errorFields == ["buildSettings"])
+        let long = String(repeating: "x", count: 4097)
+        #expect(post("\(apps)?setting=LONG%3D\(long)", Array(Self.templatePlist.utf8), "application/x-plist").errorFields
+            == ["setting"])
         let mismatch = api.send(.post, "\(apps)?bundleId=org.example.b", key: key, json: #"{"bundleId":"org.example.a"}"#)
         #expect(mismatch.errorFields == ["bundleId"])
     }

@@ -86,7 +86,9 @@ enum AppUpload {
         }
         let xcconfig = XCConfig(files: files)
         for (name, value) in xcconfig.settings.sorted(by: { $0.key < $1.key }) {
-            if let problem = UploadSettings.problem(name: name, value: value) { issues.append(FieldIssue("xcconfig", problem)) }
+            if let problem = BuildSettings.clientSettingProblem(name: name, value: value) {
+                issues.append(FieldIssue("xcconfig", problem))
+            }
         }
         guard issues.isEmpty, let plist = plists.first else { throw EmulationError.invalid(issues) }
         do {

@@ -3,12 +3,10 @@ import HTTPServer
 
 /// The build settings an app upload's query gives: `bundleId=…` (`PRODUCT_BUNDLE_IDENTIFIER`) and repeated
 /// `setting=NAME=VALUE`, the highest level of precedence.
+///
+/// Each setting, and how many there are, is checked by the rule every client's setting follows
+/// (``BuildSettings/clientSettingProblem(name:value:)``).
 struct UploadSettings {
-    /// The most settings one upload may give, from the query and a `buildSettings` object each.
-    static let maximumCount = 500
-    /// The longest value one setting may have.
-    static let maximumValueLength = 4096
-
     /// `?bundleId=`, when given.
     var bundleId: String?
     var level: BuildSettings.Level
@@ -26,7 +24,9 @@ struct UploadSettings {
                 continue
             }
             let name = String(item.value[..<equals]), value = String(item.value[item.value.index(after: equals)...])
-            if let problem = Self.problem(name: name, value: value) { issues.append(FieldIssue("setting", problem)) }
+            if let problem = BuildSettings.clientSettingProblem(name: name, value: value) {
+                issues.append(FieldIssue("setting", problem))
+            }
             values[name] = value
         }
         if let bundleId = items.last(where: { $0.name == "bundleId" })?.value {
@@ -34,20 +34,10 @@ struct UploadSettings {
             values["PRODUCT_BUNDLE_IDENTIFIER"] = bundleId
             self.bundleId = bundleId
         }
-        if values.count > Self.maximumCount {
-            issues.append(FieldIssue("setting", "at most \(Self.maximumCount) settings"))
+        if values.count > BuildSettings.maximumClientSettings {
+            issues.append(FieldIssue("setting", "at most \(BuildSettings.maximumClientSettings) settings"))
         }
         guard issues.isEmpty else { throw EmulationError.invalid(issues) }
         level = BuildSettings.Level(source: "query", values: values)
     }
-
-    /// Why `NAME` = `value` cannot be a build setting, or nil.
-    static func problem(name: String, value: String) -> String? {
-        guard !name.isEmpty, name.utf8.count <= 255, BuildSettings.isSettingName(name) else {
-            return "\"\(name.prefix(100))\" is not a build setting name (a letter or _, then letters, digits and _)"
-        }
-        if value.utf8.count > maximumValueLength { return "\(name) is longer than \(maximumValueLength) bytes" }
-        return nil
-    }
-
 }

@@ -31,14 +31,7 @@ struct InstallAppRequest: Decodable {
             issues.append(FieldIssue("bundleId", "the query's bundleId=\(asked) differs from the body's \"\(bundleId)\""))
         }
         let settings = buildSettings ?? [:]
-        if settings.count > UploadSettings.maximumCount {
-            issues.append(FieldIssue("buildSettings", "at most \(UploadSettings.maximumCount) settings"))
-        }
-        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
-            if let problem = UploadSettings.problem(name: name, value: value) {
-                issues.append(FieldIssue("buildSettings." + name, problem))
-            }
-        }
+        issues += BuildSettings.clientSettingIssues(settings, field: "buildSettings")
         guard issues.isEmpty else { throw EmulationError.invalid(issues) }
 
         let plist = infoPlist ?? InfoPlistBody()

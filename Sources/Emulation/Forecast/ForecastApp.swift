@@ -92,15 +92,12 @@ public struct ForecastApp: Sendable, Equatable, Codable {
         atLaunch = try c.decodeIfPresent(ForecastLaunchActions.self, forKey: .atLaunch) ?? ForecastLaunchActions()
     }
 
-    /// The most build settings a request gives (as an upload's query).
-    public static let maximumBuildSettings = 500
-
     /// Reads an Info.plist file given as a string (XML text, or a property list in Base64) as an upload is read;
-    /// issues name `app.infoPlist…`, `app.buildSettings` or `app.bundleId`.
+    /// issues name `app.infoPlist…`, `app.buildSettings…` or `app.bundleId`. The settings are checked first, by the
+    /// rule of an upload's (``BuildSettings/clientSettingIssues(_:field:)``), every bad one named.
     static func readInfoPlist(_ file: String, settings: [String: String], bundleId: String?) throws -> InfoPlist {
-        guard settings.count <= maximumBuildSettings else {
-            throw EmulationError.invalid([FieldIssue("app.buildSettings", "at most \(maximumBuildSettings) settings")])
-        }
+        let settingIssues = BuildSettings.clientSettingIssues(settings, field: "app.buildSettings")
+        guard settingIssues.isEmpty else { throw EmulationError.invalid(settingIssues) }
         let text = file.drop { $0.isWhitespace || $0 == "\u{FEFF}" }  // a byte-order mark may lead the XML
         let bytes: [UInt8]
         if text.hasPrefix("<") {

@@ -33,7 +33,7 @@ struct ForecastCommand: ParsableCommand {
 
     @Option(
         name: .customLong("setting"),
-        help: "A build setting the Info.plist refers to, NAME=value (repeatable; app.buildSettings).")
+        help: "A build setting the Info.plist refers to, NAME=VALUE (repeatable; app.buildSettings).")
     var settings: [String] = []
 
     @Option(help: "Seconds between two looks at the forecast's progress.")
@@ -41,9 +41,7 @@ struct ForecastCommand: ParsableCommand {
 
     func validate() throws {
         guard poll > 0, poll <= 60 else { throw ValidationError("--poll must be more than 0 and at most 60 seconds.") }
-        for setting in settings where !setting.contains("=") {
-            throw ValidationError("--setting takes NAME=value, not \"\(setting)\".")
-        }
+        for setting in settings { _ = try SettingOption(setting) }
         if !settings.isEmpty, infoPlist == nil { throw ValidationError("--setting goes with --info-plist.") }
     }
 
@@ -124,10 +122,7 @@ struct ForecastCommand: ParsableCommand {
         app["infoPlist"] = plist.base64EncodedString()  // XML or binary alike: the service reads either
         if !settings.isEmpty {
             var values = app["buildSettings"] as? [String: Any] ?? [:]
-            for setting in settings {
-                let name = setting.prefix { $0 != "=" }
-                values[String(name)] = String(setting.dropFirst(name.count + 1))
-            }
+            for setting in try settings.map(SettingOption.init) { values[setting.name] = setting.value }
             app["buildSettings"] = values
         }
         request["app"] = app

@@ -40,11 +40,7 @@ struct InstallCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        for setting in settings {
-            guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
-                throw ValidationError("--setting takes NAME=VALUE, not \"\(setting)\".")
-            }
-        }
+        for setting in settings { _ = try SettingOption(setting) }
     }
 
     func run() throws {
