@@ -33,14 +33,14 @@ public struct HTTPClient: Sendable {
     }
 
     public enum ClientError: Error, CustomStringConvertible {
-        case badURL(String), resolve(String), connect(String), send, malformed, timedOut, closedEarly
+        case badURL(String), resolve(String), connect(String), send(reason: String), malformed, timedOut, closedEarly
 
         public var description: String {
             switch self {
             case .badURL(let url): "not an http:// URL: \(url)"
             case .resolve(let host): "cannot resolve \(host)"
             case .connect(let target): "cannot connect to \(target)"
-            case .send: "the connection broke while sending"
+            case .send(let reason): "the connection broke while sending (\(reason))"
             case .malformed: "the server's answer is not HTTP"
             case .timedOut: "the server stayed silent too long"
             case .closedEarly: "the server closed the connection in the middle of its answer"
@@ -110,12 +110,14 @@ public struct HTTPClient: Sendable {
         return fd
     }
 
-    /// Writes every byte of `bytes` to `fd`.
+    /// Writes every byte of `bytes` to `fd`; a signal that interrupts a `send` before it wrote anything (`EINTR`)
+    /// is not a broken connection: the `send` is made again.
     static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { PlatformSocket.send(fd, $0) }
-            guard n > 0 else { throw ClientError.send }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw ClientError.send(reason: n < 0 ? String(cString: strerror(errno)) : "nothing was sent") }
             sent += n
         }
     }
