@@ -89,7 +89,46 @@ import Testing
             DeviceTimer(seq: Int64(index + 1), due: VirtualInstant(milliseconds: Int64(index) * 1_000), kind: kind)
         }
         device.runtime.nextTimerSeq = Int64(kinds.count + 1)
+        device.apps = [Self.appWithEveryPart(), App(bundleId: "com.example.bare", manifest: AppManifest(), installedAt: VirtualInstant(milliseconds: 0))]
         try Self.expectSameDocument(device)
+    }
+
+    /// An app whose every optional part is set: a display name, open and ended background tasks and runs (with and
+    /// without names, identifiers and results), each of its runtime's instants, pushes and notifications.
+    static func appWithEveryPart() -> App {
+        var app = App(
+            bundleId: "com.example.every", displayName: "Every \"part\" / é", manifest: AppManifest(backgroundModes: [.fetch, .audio], permittedIdentifiers: ["a", "b"]),
+            installedAt: VirtualInstant(milliseconds: 1_000),
+            behavior: AppBehavior(runs: [.fetch: RunBehavior(completeAfter: .seconds(3), result: .noData)]))
+        app.state = .background
+        app.unresolvedBuildSettings = ["MISSING_ONE"]
+        app.buildSettingNotes = ["#include \"Shared.xcconfig\" was not read"]
+        var open = BackgroundTask(id: "task_1", name: nil, beganAt: VirtualInstant(milliseconds: 2_000))
+        open.state = .expiring
+        var ended = BackgroundTask(id: "task_2", name: "upload/1", beganAt: VirtualInstant(milliseconds: 3_000), endsOnExpiration: true)
+        ended.state = .ended
+        ended.endedAt = VirtualInstant(milliseconds: 4_000)
+        app.runtime.backgroundTasks = [open, ended]
+        let running = Run(
+            id: "run_1", kind: .processing, reason: "opportunity", identifier: "b", startedAt: VirtualInstant(milliseconds: 5_000),
+            deadline: VirtualInstant(milliseconds: 6_000), launchedApp: true, requiresExternalPower: true)
+        var finished = Run(
+            id: "run_2", kind: .remoteNotification, reason: "push", identifier: nil, startedAt: VirtualInstant(milliseconds: 7_000),
+            deadline: VirtualInstant(milliseconds: 37_000), launchedApp: false)
+        finished.state = .expired
+        finished.result = .failed
+        finished.endedAt = VirtualInstant(milliseconds: 37_000)
+        app.runtime.runs = [running, finished]
+        app.runtime.enteredBackgroundAt = VirtualInstant(milliseconds: 8_000)
+        app.runtime.lifecycleGraceEndsAt = VirtualInstant(milliseconds: 13_000)
+        app.runtime.allowanceEndsAt = VirtualInstant(milliseconds: 38_000)
+        app.runtime.lastFetchAt = VirtualInstant(milliseconds: 9_000)
+        app.runtime.lastDiscretionaryLaunchAt = VirtualInstant(milliseconds: 10_000)
+        app.runtime.launchHistory = [VirtualInstant(milliseconds: 11_000), VirtualInstant(milliseconds: 12_000)]
+        app.runtime.forceQuit = true
+        app.runtime.pushes = AppPushes()
+        app.runtime.notifications = []
+        return app
     }
 
     /// A non-finite number has no JSON: the document refuses it as the encoder does, instead of writing `nan`.
