@@ -8,60 +8,54 @@ import Foundation
 /// them sorted by their UTF-8 bytes (``sortedKeys(_:)`` sorts a dictionary's).
 public struct JSONWriter {
     /// What has been written.
-    public var bytes: [UInt8] { storage }
-    @usableFromInline
-    var storage: [UInt8] = []
+    public private(set) var bytes: [UInt8] = []
     /// How strings, slashes and dates are written.
     public let options: CompactJSONEncoder.Options
 
     public init(options: CompactJSONEncoder.Options, capacity: Int = 1024) {
         self.options = options
-        storage.reserveCapacity(capacity)
+        bytes.reserveCapacity(capacity)
     }
 
     // MARK: Containers
 
     /// An object: `body` writes its members with ``key(_:)`` and a value each.
-    @inlinable
     public mutating func object(_ body: (inout JSONWriter) throws -> Void) rethrows {
-        storage.append(UInt8(ascii: "{"))
+        bytes.append(UInt8(ascii: "{"))
         try body(&self)
-        storage.append(UInt8(ascii: "}"))
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// An array of `elements`, each written by `body`.
-    @inlinable
     public mutating func array<Elements: Sequence>(
         _ elements: Elements, _ body: (inout JSONWriter, Elements.Element) throws -> Void
     ) rethrows {
-        storage.append(UInt8(ascii: "["))
+        bytes.append(UInt8(ascii: "["))
         for element in elements {
             separate(after: UInt8(ascii: "["))
             try body(&self, element)
         }
-        storage.append(UInt8(ascii: "]"))
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// An object member's key written in the source (a name of letters and digits, which needs no escape), and
     /// its comma when a member came before it; its value is written next.
-    @inlinable
     public mutating func key(_ literal: StaticString) {
         separate(after: UInt8(ascii: "{"))
-        storage.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "\""))
         literal.withUTF8Buffer { name in
             assert(!name.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") },
                    "a key literal that needs escapes: use key(named:)")
-            storage.append(contentsOf: name)
+            bytes.append(contentsOf: name)
         }
-        storage.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
     /// An object member's key of any text (a dictionary's), escaped, and its comma when a member came before it.
-    @inlinable
     public mutating func key(named name: String) {
         separate(after: UInt8(ascii: "{"))
         string(name)
-        storage.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// `dictionary` as an object with keys in JSONEncoder's `.sortedKeys` order, each value written by `body`.
@@ -82,43 +76,36 @@ public struct JSONWriter {
     }
 
     /// One byte of structure (the encoder's own objects and arrays).
-    @usableFromInline
-    mutating func append(_ byte: UInt8) { storage.append(byte) }
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
-    @inlinable
-    mutating func separate(after opening: UInt8) {
-        if let last = storage.last, last != opening { storage.append(UInt8(ascii: ",")) }
+    private mutating func separate(after opening: UInt8) {
+        if let last = bytes.last, last != opening { bytes.append(UInt8(ascii: ",")) }
     }
 
     // MARK: Values
 
-    @inlinable
-    public mutating func null() { storage.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    public mutating func null() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
 
-    @inlinable
     public mutating func bool(_ value: Bool) {
-        if value { storage.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else {
-            storage.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        if value { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else {
+            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
         }
     }
 
-    @inlinable
     public mutating func int(_ value: Int) { int(Int64(value)) }
 
-    @inlinable
     public mutating func int(_ value: Int64) {
         if value < 0 {
-            storage.append(UInt8(ascii: "-"))
+            bytes.append(UInt8(ascii: "-"))
             uint(value.magnitude)
         } else {
             uint(UInt64(value))
         }
     }
 
-    @inlinable
     public mutating func uint(_ value: UInt64) {
         if value < 10 {
-            storage.append(UInt8(ascii: "0") + UInt8(value))
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
@@ -131,7 +118,7 @@ public struct JSONWriter {
                 rest /= 10
                 count += 1
             }
-            for index in stride(from: count - 1, through: 0, by: -1) { storage.append(buffer[index]) }
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
         }
     }
 
@@ -149,9 +136,9 @@ public struct JSONWriter {
 
     private mutating func floatingText(_ text: String) {
         if text.hasSuffix(".0") {
-            storage.append(contentsOf: text.utf8.dropLast(2))
+            bytes.append(contentsOf: text.utf8.dropLast(2))
         } else {
-            storage.append(contentsOf: text.utf8)
+            bytes.append(contentsOf: text.utf8)
         }
     }
 
@@ -165,8 +152,7 @@ public struct JSONWriter {
     }
 
     /// JSON already written, as it is.
-    @inlinable
-    public mutating func raw(_ json: [UInt8]) { storage.append(contentsOf: json) }
+    public mutating func raw(_ json: [UInt8]) { bytes.append(contentsOf: json) }
 
     /// `value` through its `Encodable` conformance, with these options: for the parts of a hand-written type that
     /// are not worth writing by hand.
@@ -175,9 +161,8 @@ public struct JSONWriter {
     }
 
     /// A string in quotes, escaped as JSONEncoder escapes it.
-    @inlinable
     public mutating func string(_ text: String) {
-        storage.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "\""))
         let escapesSlashes = options.escapesSlashes
         var text = text
         text.withUTF8 { utf8 in
@@ -198,23 +183,22 @@ public struct JSONWriter {
                 default: escape = nil
                 }
                 guard let escape else { continue }
-                storage.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 runStart = index + 1
                 if escape.utf8CodeUnitCount > 0 {
-                    escape.withUTF8Buffer { storage.append(contentsOf: $0) }
+                    escape.withUTF8Buffer { bytes.append(contentsOf: $0) }
                 } else {
-                    storage.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])  // \u00
-                    storage.append(Self.hex[Int(byte >> 4)])
-                    storage.append(Self.hex[Int(byte & 0x0F)])
+                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])  // \u00
+                    bytes.append(Self.hex[Int(byte >> 4)])
+                    bytes.append(Self.hex[Int(byte & 0x0F)])
                 }
             }
-            storage.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
-        storage.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "\""))
     }
 
-    @usableFromInline
-    static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// A type whose JSON is written by hand: ``CompactJSONEncoder`` writes it with ``write(to:)`` instead of its
