@@ -37,15 +37,7 @@ import Testing
             device: Device(id: "dev_day", tenantId: "ten_1", name: "day", seed: 7, createdAt: date(1_767_225_600_000)))
         try Self.expectSameDocument(engine.device)
         try engine.install(
-            App(
-                bundleId: bundleId,
-                manifest: AppManifest(backgroundModes: [.fetch, .processing], permittedIdentifiers: [identifier]),
-                installedAt: engine.now,
-                behavior: AppBehavior(runs: [
-                    .fetch: RunBehavior(completeAfter: .seconds(3), result: .newData),
-                    .appRefresh: RunBehavior(
-                        completeAfter: .seconds(5), result: .success, resubmit: true, resubmitAfter: .seconds(900)),
-                ])))
+            scriptedApp(bundleId, identifier: identifier, installedAt: engine.now))
         try Self.expectSameDocument(engine.device)
         try engine.launch(bundleId)
         try engine.setFetchInterval(bundleId, .minimum)

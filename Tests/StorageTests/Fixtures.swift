@@ -27,3 +27,15 @@ func makeTenant(_ n: Int) -> (Tenant, APIKeyRecord) {
 func makeDevice(_ id: String, tenantId: String) -> Device {
     Device(id: id, tenantId: tenantId, name: "Device \(id)", createdAt: date(1_767_225_600_123))
 }
+
+/// The `advance` benchmark's scripted app: fetch and app refresh, which resubmits itself every 15 minutes.
+func scriptedApp(_ bundleId: String, identifier: String, installedAt: VirtualInstant) -> App {
+    App(
+        bundleId: bundleId,
+        manifest: AppManifest(backgroundModes: [.fetch, .processing], permittedIdentifiers: [identifier]),
+        installedAt: installedAt,
+        behavior: AppBehavior(runs: [
+            .fetch: RunBehavior(completeAfter: .seconds(3), result: .newData),
+            .appRefresh: RunBehavior(completeAfter: .seconds(5), result: .success, resubmit: true, resubmitAfter: .seconds(900)),
+        ]))
+}

@@ -16,15 +16,7 @@ import Testing
         var engine = DeviceEngine(
             device: Device(id: "dev_pin", tenantId: "ten_1", name: "pin", seed: 1, createdAt: date(1_767_225_600_000)))
         try engine.install(
-            App(
-                bundleId: bundleId,
-                manifest: AppManifest(backgroundModes: [.fetch, .processing], permittedIdentifiers: [identifier]),
-                installedAt: engine.now,
-                behavior: AppBehavior(runs: [
-                    .fetch: RunBehavior(completeAfter: .seconds(3), result: .newData),
-                    .appRefresh: RunBehavior(
-                        completeAfter: .seconds(5), result: .success, resubmit: true, resubmitAfter: .seconds(900)),
-                ])))
+            scriptedApp(bundleId, identifier: identifier, installedAt: engine.now))
         try engine.launch(bundleId)
         try engine.setFetchInterval(bundleId, .minimum)
         try engine.submit(bundleId, TaskRequest(kind: .appRefresh, identifier: identifier, submittedAt: engine.now))

@@ -19,6 +19,8 @@ extension DeviceBody: JSONWritable {
                 try w.double(clock.scale)
             }
             w.key("conditions")
+            // The same members as the stored document's conditions today, written here all the same: the contract's
+            // shape and the storage's are free to part.
             w.object { w in
                 w.key("backgroundAppRefresh")
                 w.bool(conditions.backgroundAppRefresh)
