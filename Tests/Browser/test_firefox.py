@@ -273,6 +273,18 @@ def click_fresh(firefox, selector, attempts=20):
             time.sleep(0.1)
 
 
+def click_until(firefox, selector, condition, message, attempts=3):
+    """Clicks what `selector` finds until `condition` holds, a few seconds each: a mark of the lanes can be redrawn
+    between the find and the click, and the click then lands on the mark being replaced."""
+    for attempt in range(attempts):
+        click_fresh(firefox, selector)
+        try:
+            return firefox.wait_for(condition, timeout=5, message=message)
+        except TimeoutError:
+            if attempt == attempts - 1:
+                raise
+
+
 def boxes(firefox, selector):
     return firefox.call("""(s) => [...document.querySelectorAll(s)].map((e) => {
         const r = e.getBoundingClientRect(); return [r.width, r.height]; })""", selector)
@@ -290,13 +302,13 @@ def test_pushes_and_runs_are_marks_to_see_and_click(service, firefox):
     runs = boxes(firefox, f"{lane} rect.run")
     assert runs and all(w >= 8 and h >= 10 for w, h in runs), runs
     screenshot(firefox, "12-push-marks")
-    click_fresh(firefox, f'{lane} .push[data-outcome="dropped"] .pm')
-    firefox.wait_for(lambda: (text(firefox, "#detail-title") or "").startswith("Push "), message="push detail")
+    click_until(firefox, f'{lane} .push[data-outcome="dropped"] .pm',
+                lambda: (text(firefox, "#detail-title") or "").startswith("Push "), "push detail")
     kinds = firefox.evaluate("[...document.querySelectorAll('#detail-body .push-events tbody tr td:nth-child(2)')].map((c) => c.textContent)")
     assert kinds[0] == "push.received" and kinds[-1] == "push.dropped", kinds
     assert firefox.evaluate("document.getElementById('detail').scrollWidth <= document.getElementById('detail').clientWidth")
-    click_fresh(firefox, f'{lane} rect.run[data-outcome="newData"]')
-    firefox.wait_for(lambda: (text(firefox, "#detail-title") or "").startswith("Run run_"), message="run detail")
+    click_until(firefox, f'{lane} rect.run[data-outcome="newData"]',
+                lambda: (text(firefox, "#detail-title") or "").startswith("Run run_"), "run detail")
     screenshot(firefox, "12-push-detail")
 
 
