@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A member's comma is written by ``key(_:)`` itself, and an element's by ``element(_:)``: after `{` or `[` none
 /// is needed, after anything else one is. Keys are written in the order they are given: a ``JSONWritable`` gives
-/// them sorted by their UTF-8 bytes (``sortedKeys(_:)`` sorts a dictionary's).
+/// them sorted by their UTF-8 bytes (``object(sorting:_:)`` sorts a dictionary's).
 public struct JSONWriter {
     /// What has been written.
     public private(set) var bytes: [UInt8] = []
@@ -63,16 +63,11 @@ public struct JSONWriter {
         sorting dictionary: [String: Value], _ body: (inout JSONWriter, Value) throws -> Void
     ) rethrows {
         try object { writer in
-            for name in Self.sortedKeys(dictionary) {
+            for (name, value) in dictionary.sorted(by: { JSONKeyOrder.compare($0.key, $1.key) < 0 }) {
                 writer.key(named: name)
-                try body(&writer, dictionary[name]!)
+                try body(&writer, value)
             }
         }
-    }
-
-    /// The keys of `dictionary` in JSONEncoder's `.sortedKeys` order (their UTF-8 bytes).
-    public static func sortedKeys<Value>(_ dictionary: [String: Value]) -> [String] {
-        dictionary.keys.sorted { JSONKeyOrder.compare($0, $1) < 0 }
     }
 
     /// One byte of structure (the encoder's own objects and arrays).
