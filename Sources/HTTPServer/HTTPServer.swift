@@ -1,3 +1,4 @@
+import CSystem
 import Dispatch
 import Glibc
 import Logging
@@ -6,7 +7,8 @@ import Synchronization
 /// An HTTP/1.1 server (RFC 9112) on non-blocking POSIX sockets: a fixed set of event-loop threads, each with
 /// its own epoll instance, serving any number of keep-alive connections and streams without a thread apiece.
 ///
-/// One loop owns the listening socket and deals accepted connections round-robin to all loops. Requests are
+/// One loop owns the listening socket and hands accepted connections to all loops: with one loop per processor
+/// (``LoopPlacement/perProcessor``), each to the loop of the processor that received it, otherwise in turn. Requests are
 /// answered on the loop that read them, by calling the synchronous responder, except those the configuration's
 /// `offloadKey` picks: a worker pool answers them, keys taking turns, while the loop goes on with the others.
 public final class HTTPServer: Sendable {
@@ -22,6 +24,7 @@ public final class HTTPServer: Sendable {
         var loops: [EventLoop] = []
         var port = 0
         var workers: WorkerPool?
+        var binding = LoopBinding.unbound
     }
 
     private let configuration: HTTPServerConfiguration
@@ -63,11 +66,21 @@ public final class HTTPServer: Sendable {
                 state.workers?.stop()
                 throw error
             }
-            loops[0].attachListener(listener.fd, dealingTo: loops)
+            let binding = LoopBinding(
+                placement: configuration.loopPlacement, loopCount: loops.count, allowed: ProcessorCount.allowed)
+            for loop in loops { loop.join(loops, binding: binding) }
+            loops[0].attachListener(listener.fd)
             for loop in loops {
                 running.enter()
                 do throws(HTTPServerError) {
-                    try LoopThread.spawn(name: "http-loop-\(loop.index)") { [running] in
+                    try LoopThread.spawn(name: "http-loop-\(loop.index)") { [running, logger] in
+                        if let cpu = binding.processor(ofLoop: loop.index) {
+                            let failure = csystem_bind_thread(Int32(cpu))
+                            if failure != 0 {
+                                logger.warning("event loop \(loop.index) could not be bound to processor \(cpu); it runs unbound",
+                                               metadata: ["errno": "\(failure)"])
+                            }
+                        }
                         loop.run { running.leave() }
                     }
                 } catch {
@@ -78,16 +91,21 @@ public final class HTTPServer: Sendable {
                 }
             }
             state.loops = loops
+            state.binding = binding
             state.port = listener.port
             state.phase = .running
         }
         logger.info("HTTP server listening", metadata: [
             "host": "\(configuration.host)", "port": "\(localPort)", "eventLoops": "\(max(1, configuration.eventLoopCount))",
+            "boundToProcessors": "\(boundProcessors.isEmpty ? "no" : boundProcessors.map(String.init).joined(separator: ","))",
         ])
     }
 
     /// The port the server listens on (the kernel's choice when configured with 0); 0 before `start`.
     public var localPort: Int { state.withLock { $0.port } }
+
+    /// The processor each event loop is bound to, by loop index; empty when the loops run unbound.
+    public var boundProcessors: [Int] { state.withLock { $0.binding.processors } }
 
     /// Connections open and accepted, and requests refused before routing, so far (for metrics).
     public var statistics: HTTPServerStatistics { tally.snapshot }

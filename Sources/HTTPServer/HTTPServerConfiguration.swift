@@ -9,6 +9,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int
     /// How many event-loop threads serve connections; each owns an epoll instance. At least 1.
     public var eventLoopCount: Int
+    /// Where the loops run and which loop an accepted connection goes to (see ``LoopPlacement``).
+    public var loopPlacement: LoopPlacement
     /// The largest request body accepted, in bytes; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int
     /// A larger (or smaller) body limit for some requests, such as uploads, by method and path (the target
@@ -58,6 +60,7 @@ public struct HTTPServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         eventLoopCount: Int = HTTPServerConfiguration.activeProcessorCount,
+        loopPlacement: LoopPlacement = .perProcessor,
         maxBodySize: Int = 1 << 20,
         maxHeaderSize: Int = 16 * 1024,
         headerReadTimeout: Duration = .seconds(10),
@@ -75,6 +78,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.eventLoopCount = eventLoopCount
+        self.loopPlacement = loopPlacement
         self.maxBodySize = maxBodySize
         self.maxHeaderSize = maxHeaderSize
         self.headerReadTimeout = headerReadTimeout

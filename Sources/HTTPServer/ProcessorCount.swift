@@ -1,15 +1,26 @@
+import CSystem
 import Glibc
 
-/// How many processors the process may use: those online, fewer when a container's CPU limit (cgroup v2
-/// `cpu.max`, or v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`) allows less — a service container limited to
-/// 2 CPUs on a 64-core host should not start 64 event loops.
+/// How many processors the process may use: those it may run on (its affinity: `taskset`, a container's
+/// `--cpuset-cpus`), fewer when a container's CPU limit (cgroup v2 `cpu.max`, or v1 `cpu.cfs_quota_us` /
+/// `cpu.cfs_period_us`) allows less — a service container limited to 2 CPUs on a 64-core host should not start
+/// 64 event loops.
 public enum ProcessorCount {
-    /// The processors online, capped by the cgroup's CPU limit when there is one.
+    /// The processors the process may run on, capped by the cgroup's CPU limit when there is one.
     public static var available: Int {
-        let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let limit = read("/sys/fs/cgroup/cpu.max").flatMap(limit(cpuMax:))
             ?? limit(quota: read("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"), period: read("/sys/fs/cgroup/cpu/cpu.cfs_period_us"))
-        return min(online, limit ?? online)
+        let usable = allowed.count
+        return min(usable, limit ?? usable)
+    }
+
+    /// The numbers of the processors the calling thread may run on, ascending; the online ones when the kernel
+    /// does not say.
+    public static var allowed: [Int] {
+        var cpus = [Int32](repeating: 0, count: 1024)
+        let count = Int(csystem_allowed_cpus(&cpus, Int32(cpus.count)))
+        guard count > 0 else { return Array(0..<max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
+        return cpus[..<min(count, cpus.count)].map(Int.init)
     }
 
     /// Whole processors (rounded up, at least 1) of a cgroup v2 `cpu.max` line, `"<quota> <period>"`; nil for

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Emulation
 import Foundation
+import HTTPServer
 
 /// `bgemu serve`: every option also reads an environment variable, for service containers.
 struct Serve: ParsableCommand {
@@ -24,8 +25,11 @@ struct Serve: ParsableCommand {
     @Option(help: "The contract served at /openapi.yaml (env BGEMU_OPENAPI). [default: ./openapi.yaml]")
     var openapi: String?
 
-    @Option(help: "Event loop threads (env BGEMU_THREADS). [default: one per core but one, at least one; a container's CPU limit counts]")
+    @Option(help: "Event loop threads (env BGEMU_THREADS). [default: one per core the process may use; its affinity and a container's CPU limit count]")
     var threads: Int?
+
+    @Option(help: "per-processor: with a loop per core, each loop is bound to its core and serves the connections whose packets arrive there; shared: loops float and take connections in turn (env BGEMU_LOOP_PLACEMENT). [default: per-processor]")
+    var loopPlacement: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (env BGEMU_LOG_LEVEL). [default: info]")
     var logLevel: String?
@@ -136,11 +140,28 @@ struct Serve: ParsableCommand {
             forecastMaxDeviceDays, "BGEMU_FORECAST_MAX_DEVICE_DAYS", option: "forecast-max-device-days",
             in: 1...(ForecastRequest.maximumDevices * ForecastRequest.maximumDays)) ?? 1_000_000
         configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
+        configured.loopPlacement = try Self.placement(loopPlacement, "BGEMU_LOOP_PLACEMENT") ?? .perProcessor
         try Service(configuration: configured).run()
     }
 
     /// A number from its flag, else from its environment variable; nil when neither is set. Either one out of
     /// `range` is an error that names it.
+    /// `--loop-placement`, or its environment variable: `per-processor` or `shared`.
+    static func placement(_ flag: String?, _ variable: String) throws -> LoopPlacement? {
+        let names: [String: LoopPlacement] = ["per-processor": .perProcessor, "shared": .shared]
+        if let flag {
+            guard let placement = names[flag] else {
+                throw ValidationError("--loop-placement must be per-processor or shared, not \"\(flag)\".")
+            }
+            return placement
+        }
+        guard let text = ProcessInfo.processInfo.environment[variable] else { return nil }
+        guard let placement = names[text] else {
+            throw ValidationError("\(variable) must be per-processor or shared, not \"\(text)\".")
+        }
+        return placement
+    }
+
     static func number<T: LosslessStringConvertible & Comparable>(
         _ flag: T?, _ variable: String, option: String, in range: ClosedRange<T>
     ) throws -> T? {

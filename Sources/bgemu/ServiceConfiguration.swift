@@ -1,4 +1,5 @@
 import ArgumentParser
+import HTTPServer
 import Logging
 
 /// The resolved settings of one run of the service.
@@ -45,6 +46,8 @@ struct ServiceConfiguration {
     var rateLimitDelay: Double = 0.25
     /// The loopback port of the token-free metrics listener; nil: none (`/metrics` on the main port only).
     var metricsPort: Int? = nil
+    /// Where the event loops run (``LoopPlacement``).
+    var loopPlacement: LoopPlacement = .perProcessor
     /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.
     var maxStreamBacklog: Int
     /// Bytes a second one tenant's event streams may be sent together (0: no limit).

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HTTPServer
 import Testing
 
 /// The real executable over real sockets. Serialized: each test starts its own process.
@@ -188,6 +189,31 @@ import Testing
     @Test func aPortOutOfRangeIsRefused() throws {
         let (status, output) = try Self.run(["serve", "--port", "70000"])
         #expect(status != 0 && output.contains("--port must be from 0 to 65535"))
+    }
+
+    @Test func aLoopPlacementOtherThanTheTwoIsRefused() throws {
+        let (status, output) = try Self.run(["serve", "--loop-placement", "pinned"])
+        #expect(status != 0 && output.contains("--loop-placement must be per-processor or shared, not \"pinned\""))
+        let (envStatus, envOutput) = try Self.run(["serve"], environment: ["BGEMU_LOOP_PLACEMENT": "Shared"])
+        #expect(envStatus != 0 && envOutput.contains("BGEMU_LOOP_PLACEMENT must be per-processor or shared"))
+    }
+
+    /// By default a loop per processor the service may use, each bound to its own; `shared` binds none.
+    @Test func theServiceSaysWhereItsLoopsRun() throws {
+        let allowed = ProcessorCount.allowed
+        let placed = try LiveService()
+        try placed.start()
+        defer { _ = placed.stop() }
+        #expect(placed.output.contains("; \(ProcessorCount.available) event loop"), "\(placed.output)")
+        if allowed.count > 1, ProcessorCount.available == allowed.count {
+            let list = allowed.map(String.init).joined(separator: ",")
+            #expect(placed.output.contains("bound to processors \(list))"), "\(placed.output)")
+        }
+        let shared = try LiveService()
+        try shared.start(extraArguments: ["--loop-placement", "shared", "--threads", "2"])
+        defer { _ = shared.stop() }
+        #expect(shared.output.contains("; 2 event loops)"), "\(shared.output)")
+        #expect(try shared.client().request("GET", "/healthz").status == 200)
     }
 
     @Test func anEnvironmentVariableOutOfRangeIsRefused() throws {

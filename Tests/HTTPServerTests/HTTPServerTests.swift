@@ -264,7 +264,8 @@ import Testing
 
     @Test func twoLoopsServeManyConcurrentConnections() throws {
         let threads = Mutex<Set<UInt>>([])
-        let server = try CoreTestServer(configure: { $0.eventLoopCount = 2 }) { request, _ in
+        // Dealt in turn (`.shared`): bound per processor, connections from one client thread would go to one loop.
+        let server = try CoreTestServer(configure: { $0.eventLoopCount = 2; $0.loopPlacement = .shared }) { request, _ in
             threads.withLock { _ = $0.insert(UInt(pthread_self())) }
             return .text(request.target)
         }

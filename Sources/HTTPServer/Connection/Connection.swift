@@ -55,6 +55,9 @@ final class Connection {
     /// last request carried (`Authorization`), so that one client's many connections count as one; the
     /// connection itself while it has sent none.
     var client: Int
+    /// Reads answered since the loop last looked at where the connection's packets arrive
+    /// (`EventLoop.followClient`).
+    var readsSincePlacementCheck: UInt32 = 0
 
     init(fd: Int32, key: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, deadline: Int64, requestDeadline: Int64) {
         self.fd = fd

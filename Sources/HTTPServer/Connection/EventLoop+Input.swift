@@ -45,7 +45,10 @@ extension EventLoop {
         }
         returnOutBuffer(&out)
         startPendingStream(connection)
-        if connections[Int(connection.fd)] === connection { rearmTimer(connection) }
+        if connections[Int(connection.fd)] === connection {
+            rearmTimer(connection)
+            followClient(connection)
+        }
     }
 
     /// Parses `bytes` after the kept partial input, answering into `out`; keeps what is left unconsumed.

@@ -56,6 +56,7 @@ extension EventLoop {
         if connections[Int(connection.fd)] === connection {
             rearmTimer(connection)
             updateInterest(connection)
+            followClient(connection)
         }
     }
 }

@@ -2,10 +2,10 @@ import CSystem
 import Glibc
 
 extension EventLoop {
-    /// Makes this loop the acceptor for `listener`, dealing connections round-robin to `loops`.
-    func attachListener(_ listener: Int32, dealingTo loops: [EventLoop]) {
+    /// Makes this loop the acceptor for `listener`; it hands connections to the loops it joined
+    /// (``sibling(forAccepted:)``).
+    func attachListener(_ listener: Int32) {
         listenerFD = listener
-        siblings = loops
         epoll.add(listener, key: Self.listenerKey, interest: .read)
     }
 
@@ -39,8 +39,7 @@ extension EventLoop {
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let remoteAddress = SocketAddress.accepted(storage).ipText
-            let target = siblings[nextSibling]
-            nextSibling = nextSibling + 1 == siblings.count ? 0 : nextSibling + 1
+            let target = sibling(forAccepted: fd)
             if target === self {
                 adopt(fd: fd, remoteAddress: remoteAddress)
             } else {

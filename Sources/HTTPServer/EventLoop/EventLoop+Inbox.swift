@@ -6,6 +6,8 @@ struct Inbox {
     struct Adoption {
         var fd: Int32
         var remoteAddress: String
+        /// Whether another loop served the connection until now (see `EventLoop.adopt`).
+        var handedOver: Bool
     }
 
     var adopted: [Adoption] = []
@@ -25,15 +27,17 @@ extension EventLoop {
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { wakeFD.signal() }
     }
 
-    /// Hands an accepted connection to this loop (from the accepting loop's thread).
-    func enqueueAdoption(fd: Int32, remoteAddress: String) {
+    /// Hands a connection to this loop (from another loop's thread): one just accepted, or an idle one the other
+    /// loop served until now (`handedOver`).
+    func enqueueAdoption(fd: Int32, remoteAddress: String, handedOver: Bool = false) {
         let accepted = inbox.withLock { inbox -> Bool in
             guard !inbox.isClosed else { return false }
-            inbox.adopted.append(Inbox.Adoption(fd: fd, remoteAddress: remoteAddress))
+            inbox.adopted.append(Inbox.Adoption(fd: fd, remoteAddress: remoteAddress, handedOver: handedOver))
             return true
         }
         guard accepted else {
             Glibc.close(fd)
+            if handedOver { settings.tally.closed() }
             return
         }
         wake()
@@ -46,7 +50,10 @@ extension EventLoop {
             defer { inbox.adopted = [] }
             return inbox.adopted
         }
-        for adoption in late { Glibc.close(adoption.fd) }
+        for adoption in late {
+            Glibc.close(adoption.fd)
+            if adoption.handedOver { settings.tally.closed() }
+        }
     }
 
     /// Asks the loop to flush the stream of the connection `key` (from any thread).
@@ -78,7 +85,9 @@ extension EventLoop {
             swap(&inbox.answers, &answers)
             return inbox.shutdownGrace
         }
-        for adoption in adopted { adopt(fd: adoption.fd, remoteAddress: adoption.remoteAddress) }
+        for adoption in adopted {
+            adopt(fd: adoption.fd, remoteAddress: adoption.remoteAddress, handedOver: adoption.handedOver)
+        }
         adopted.removeAll(keepingCapacity: true)
         spareAdopted = adopted
         if let shutdownGrace, !isShuttingDown { beginShutdown(grace: shutdownGrace) }

@@ -42,9 +42,14 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
     /// The listening socket, on the loop that accepts.
     var listenerFD: Int32 = -1
     var listenerPausedUntil: Int64?
-    /// The loops accepted connections are dealt to, round-robin (set on the accepting loop only).
+    /// Every loop of the server, this one included, by index (set before the loops start; see ``join(_:binding:)``).
     var siblings: [EventLoop] = []
+    /// The next loop an accepted connection is dealt to when they take turns.
     var nextSibling = 0
+    /// The processors the loops are bound to, if they are (``LoopPlacement/perProcessor``).
+    var binding = LoopBinding.unbound
+    /// The processor this loop is bound to; -1 when unbound.
+    var boundProcessor = -1
     var isShuttingDown = false
     var shutdownDeadline = Int64.max
     /// Spare arrays swapped with the inbox's so draining it does not allocate.
@@ -153,10 +158,12 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         return connection
     }
 
-    /// Registers a new connection on this loop.
-    func adopt(fd: Int32, remoteAddress: String) {
+    /// Registers a new connection on this loop; `handedOver`: an idle keep-alive connection another loop served
+    /// until now (``followClient(_:)``), already counted open, whose idle timeout runs.
+    func adopt(fd: Int32, remoteAddress: String, handedOver: Bool = false) {
         if isShuttingDown {
             Glibc.close(fd)
+            if handedOver { settings.tally.closed() }
             return
         }
         generation &+= 1
@@ -164,6 +171,10 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         let connection = Connection(
             fd: fd, key: key, remoteAddress: remoteAddress, limits: settings.limits,
             deadline: now + min(settings.headerTimeout, settings.requestTimeout), requestDeadline: now + settings.requestTimeout)
+        if handedOver {
+            connection.headTimerArmed = false
+            connection.deadline = now + settings.idleTimeout
+        }
         let slot = Int(fd)
         if slot >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: max(slot + 1 - connections.count, connections.count)))
@@ -171,11 +182,12 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         guard epoll.add(fd, key: key, interest: .read) else {
             logger.warning("epoll_ctl failed for an accepted connection", metadata: ["errno": "\(errno)"])
             Glibc.close(fd)
+            if handedOver { settings.tally.closed() }
             return
         }
         connections[slot] = connection
         connectionCount += 1
-        settings.tally.opened()
+        if !handedOver { settings.tally.opened() }
     }
 
     /// Closes the connection at once; a stream it carried ends and runs its close handlers.
