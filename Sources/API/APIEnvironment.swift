@@ -23,8 +23,8 @@ public struct APIEnvironment: Sendable {
     public var metrics: ServiceMetrics? = nil
     /// The fleet forecasts; nil: no `/v1/forecasts` routes.
     public var forecasts: ForecastService? = nil
-    /// The last encoded body of each device read, reused while it is equal (see ``EncodedBodyCache``).
-    let deviceBodies = EncodedBodyCache<DeviceBody>(limit: 4_096)
+    /// The last encoded body of each device read, reused while the device's stamp is equal (see ``EncodedBodyCache``).
+    let deviceBodies = EncodedBodyCache<DeviceBody.Stamp>(limit: 4_096)
 
     public init(
         tenants: any TenantStore, devices: DeviceService, events: EventHub, credentials: Credentials,

@@ -77,6 +77,25 @@ import Testing
     }
 }
 
+/// A tenant's requests are logged with its id (`tenant` metadata, added by the key check).
+@Suite struct TenantLogMetadataTests {
+    @Test func theAccessLogLineOfATenantsRequestCarriesItsId() throws {
+        let api = try APIHarness()
+        let tenant = try api.makeTenant("acme")
+        let device = try api.makeDevice(key: tenant.key)
+        let store = RecordingLogHandler.Store()
+        let context = HTTPRequestContext(requestId: "r1", logger: Logger(label: "test") { _ in RecordingLogHandler(store: store) })
+        var headers = HTTPHeaders()
+        headers["Authorization"] = "Bearer \(tenant.key)"
+        let response = try api.responder.respond(
+            to: HTTPRequest(method: .get, target: "/v1/devices/\(device)", headers: headers), context: context)
+        #expect(response.status == .ok)
+        let line = try #require(store.all.first { "\($0.message)".hasPrefix("GET /v1/devices/") })
+        #expect(line.metadata?["tenant"] == .string(tenant.id))
+        #expect(line.metadata?["request-id"] == .string("r1"))
+    }
+}
+
 /// A `LogHandler` keeping every event in memory.
 struct RecordingLogHandler: LogHandler {
     /// `@unchecked Sendable`: `events` is only touched while holding `lock`.

@@ -19,4 +19,21 @@ import Testing
         #expect(context.logger[metadataKey: "request-id"] == .string("abc-2"))
         #expect(context.logs(at: .info))
     }
+
+    @Test func addedMetadataReachesTheLoggerAndALaterValueReplacesAnEarlierOne() {
+        var context = HTTPRequestContext(requestId: "abc-1", logger: Logger(label: "test"))
+        let outer = context  // a middleware's copy, made before the handler inside adds anything
+        #expect(context.logger[metadataKey: "tenant"] == nil)
+        context.addLogMetadata("tenant", "ten_1")
+        #expect(outer.logger[metadataKey: "tenant"] == .string("ten_1"))
+        context.addLogMetadata("device", "dev_1")
+        #expect(context.logger[metadataKey: "tenant"] == .string("ten_1"))
+        #expect(context.logger[metadataKey: "device"] == .string("dev_1"))
+        context.addLogMetadata("tenant", "ten_2")
+        #expect(context.logger[metadataKey: "tenant"] == .string("ten_2"))
+        // A logger set later keeps them too, and the request id.
+        context.logger = Logger(label: "other")
+        #expect(context.logger[metadataKey: "tenant"] == .string("ten_2"))
+        #expect(context.logger[metadataKey: "request-id"] == .string("abc-1"))
+    }
 }

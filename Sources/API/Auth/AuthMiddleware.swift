@@ -43,7 +43,7 @@ struct AuthMiddleware: HTTPMiddleware {
             }
             var context = context
             context[AuthenticatedTenant.self] = tenant
-            context.logger[metadataKey: "tenant"] = .string(tenant.id)
+            context.addLogMetadata("tenant", tenant.id)  // the access log's line, outside, carries it too
             return try next(request, context)
         }
     }

@@ -25,10 +25,11 @@ enum DeviceRoutes {
 
         routes.get("/devices/{deviceId}") { _, context in
             let device = try env.devices.device(for: context)
-            let body = DeviceBody(device, wallMilliseconds: env.wallMilliseconds)
-            return HTTPResponse(
-                status: .ok, contentType: "application/json",
-                bytes: try env.deviceBodies.bytes(for: device.id, body, encoder: JSONBody.encoder))
+            let wall = env.wallMilliseconds
+            let bytes = try env.deviceBodies.bytes(for: device.id, stamp: DeviceBody.Stamp(device, wallMilliseconds: wall)) {
+                try JSONBody.encoder.encode(DeviceBody(device, wallMilliseconds: wall))
+            }
+            return HTTPResponse(status: .ok, contentType: "application/json", bytes: bytes)
         }
 
         routes.delete("/devices/{deviceId}") { _, context in
