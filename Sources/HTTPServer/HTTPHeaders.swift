@@ -40,6 +40,8 @@ extension String {
     /// ASCII case-insensitive equality, as header names and tokens are compared (RFC 9110 §5.1).
     @inlinable
     public func caseInsensitiveEquals(_ other: String) -> Bool {
+        // Folding ASCII letters keeps the length: names of another length differ (most of a header lookup's tries).
+        guard utf8.count == other.utf8.count else { return false }
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {
