@@ -77,6 +77,32 @@ import Testing
         #expect(statistics.acceptedConnections == 1)
     }
 
+    @Test func followingThePacketsTheLoopsGrowApartByFourAndAQuarterAtMost() {
+        #expect(EventLoop.mayServe(4, leastServed: 0))
+        #expect(!EventLoop.mayServe(5, leastServed: 0))
+        #expect(EventLoop.mayServe(14, leastServed: 8))
+        #expect(!EventLoop.mayServe(15, leastServed: 8))
+        #expect(EventLoop.mayServe(129, leastServed: 100))
+        #expect(!EventLoop.mayServe(130, leastServed: 100))
+    }
+
+    /// Every connection's packets arriving on one processor (a network card with one queue, say): the loops share
+    /// them all the same, the one of that processor taking a few more.
+    @Test(.enabled(if: canBind)) func connectionsFromOneProcessorAreSharedWhenOneLoopWouldServeThemAll() throws {
+        let server = try placedServer()
+        defer { server.stop() }
+        let port = server.port
+        let loops = try onThread(boundTo: Self.allowed[0]) {
+            let clients = try (0..<40).map { _ in try CoreTestClient(port: port) }
+            return try clients.map { try $0.served().loop }  // all open at once
+        }
+        let counts = (0..<Self.allowed.count).map { loop in loops.filter { $0 == loop }.count }
+        let least = try #require(counts.min())
+        #expect(least > 0, "\(counts)")
+        #expect(counts[0] == counts.max(), "the loop of the client's processor takes the most: \(counts)")
+        #expect(counts[0] <= least + 5 + least / 4, "\(counts)")
+    }
+
     @Test(.enabled(if: canBind)) func sharedLoopsAreNotBoundAndStillTakeTurns() throws {
         let server = try placedServer(placement: .shared)
         defer { server.stop() }

@@ -40,6 +40,7 @@ extension EventLoop {
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let remoteAddress = SocketAddress.accepted(storage).ipText
             let target = sibling(forAccepted: fd)
+            target.connectionLoad.add(1, ordering: .relaxed)
             if target === self {
                 adopt(fd: fd, remoteAddress: remoteAddress)
             } else {

@@ -27,8 +27,8 @@ extension EventLoop {
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { wakeFD.signal() }
     }
 
-    /// Hands a connection to this loop (from another loop's thread): one just accepted, or an idle one the other
-    /// loop served until now (`handedOver`).
+    /// Hands a connection to this loop (from another loop's thread), already counted in its `connectionLoad`: one
+    /// just accepted, or an idle one the other loop served until now (`handedOver`).
     func enqueueAdoption(fd: Int32, remoteAddress: String, handedOver: Bool = false) {
         let accepted = inbox.withLock { inbox -> Bool in
             guard !inbox.isClosed else { return false }
@@ -36,8 +36,7 @@ extension EventLoop {
             return true
         }
         guard accepted else {
-            Glibc.close(fd)
-            if handedOver { settings.tally.closed() }
+            dropHandedConnection(fd, handedOver: handedOver)
             return
         }
         wake()
@@ -50,10 +49,7 @@ extension EventLoop {
             defer { inbox.adopted = [] }
             return inbox.adopted
         }
-        for adoption in late {
-            Glibc.close(adoption.fd)
-            if adoption.handedOver { settings.tally.closed() }
-        }
+        for adoption in late { dropHandedConnection(adoption.fd, handedOver: adoption.handedOver) }
     }
 
     /// Asks the loop to flush the stream of the connection `key` (from any thread).

@@ -20,7 +20,9 @@ extension EventLoop {
     func sibling(forAccepted fd: Int32) -> EventLoop {
         if binding.isBound {
             let cpu = Int(csystem_incoming_cpu(fd))
-            if cpu >= 0, let index = binding.loop(onProcessor: cpu) { return siblings[index] }
+            if cpu >= 0, let index = binding.loop(onProcessor: cpu) {
+                return mayTakeOneMore(siblings[index]) ? siblings[index] : leastServedSibling()
+            }
         }
         let target = siblings[nextSibling]
         nextSibling = nextSibling + 1 == siblings.count ? 0 : nextSibling + 1
@@ -42,10 +44,31 @@ extension EventLoop {
               connection.pendingStream == nil, connections[Int(connection.fd)] === connection
         else { return }
         let cpu = Int(csystem_incoming_cpu(connection.fd))
-        guard cpu >= 0, cpu != boundProcessor, let index = binding.loop(onProcessor: cpu) else { return }
+        guard cpu >= 0, cpu != boundProcessor, let index = binding.loop(onProcessor: cpu),
+              mayTakeOneMore(siblings[index])
+        else { return }
         epoll.remove(connection.fd)
         connections[Int(connection.fd)] = nil
-        connectionCount -= 1
+        connectionLoad.subtract(1, ordering: .relaxed)
+        siblings[index].connectionLoad.add(1, ordering: .relaxed)
         siblings[index].enqueueAdoption(fd: connection.fd, remoteAddress: connection.remoteAddress, handedOver: true)
+    }
+
+    /// Whether `loop` may take one more connection than it serves (``mayServe(_:leastServed:)``).
+    private func mayTakeOneMore(_ loop: EventLoop) -> Bool {
+        Self.mayServe(loop.connectionCount, leastServed: siblings.lazy.map(\.connectionCount).min() ?? 0)
+    }
+
+    /// Whether a loop serving `served` connections may take one more when the least served loop serves
+    /// `leastServed`: following the packets, the loops may grow apart by 4 and a quarter of the least served one's
+    /// connections, no more. A server's packets may all arrive on one core (a network card with one queue and no
+    /// receive steering): following them alone, that core's loop would serve every connection.
+    static func mayServe(_ served: Int, leastServed: Int) -> Bool {
+        served <= leastServed + 4 + leastServed / 4
+    }
+
+    /// The loop serving the fewest connections (the first of them).
+    private func leastServedSibling() -> EventLoop {
+        siblings.min { $0.connectionCount < $1.connectionCount } ?? self
     }
 }

@@ -28,7 +28,10 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
     // Loop-thread state.
     /// Connections by descriptor.
     var connections: [Connection?] = []
-    var connectionCount = 0
+    /// Connections this loop serves now or was handed and has not taken up yet; counted by whoever hands one
+    /// over (the accepting loop, a loop a client moved away from), read by the loops when they place one.
+    let connectionLoad = Atomic<Int>(0)
+    var connectionCount: Int { connectionLoad.load(ordering: .relaxed) }
     var generation: UInt32 = 0
     /// The loop's shared read buffer, allocated once.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -158,12 +161,12 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         return connection
     }
 
-    /// Registers a new connection on this loop; `handedOver`: an idle keep-alive connection another loop served
-    /// until now (``followClient(_:)``), already counted open, whose idle timeout runs.
+    /// Registers a connection handed to this loop (and counted in its ``connectionLoad`` by whoever handed it);
+    /// `handedOver`: an idle keep-alive connection another loop served until now (``followClient(_:)``), already
+    /// counted open, whose idle timeout runs.
     func adopt(fd: Int32, remoteAddress: String, handedOver: Bool = false) {
         if isShuttingDown {
-            Glibc.close(fd)
-            if handedOver { settings.tally.closed() }
+            dropHandedConnection(fd, handedOver: handedOver)
             return
         }
         generation &+= 1
@@ -181,13 +184,18 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         }
         guard epoll.add(fd, key: key, interest: .read) else {
             logger.warning("epoll_ctl failed for an accepted connection", metadata: ["errno": "\(errno)"])
-            Glibc.close(fd)
-            if handedOver { settings.tally.closed() }
+            dropHandedConnection(fd, handedOver: handedOver)
             return
         }
         connections[slot] = connection
-        connectionCount += 1
         if !handedOver { settings.tally.opened() }
+    }
+
+    /// Closes a connection handed to this loop that it will not serve, and uncounts it.
+    func dropHandedConnection(_ fd: Int32, handedOver: Bool) {
+        Glibc.close(fd)
+        connectionLoad.subtract(1, ordering: .relaxed)
+        if handedOver { settings.tally.closed() }
     }
 
     /// Closes the connection at once; a stream it carried ends and runs its close handlers.
@@ -195,7 +203,7 @@ final class EventLoop: @unchecked Sendable {  // @unchecked: mutable state is co
         if let writer = connection.streamWriter { writer.end(.closed) }
         Glibc.close(connection.fd)
         connections[Int(connection.fd)] = nil
-        connectionCount -= 1
+        connectionLoad.subtract(1, ordering: .relaxed)
         settings.tally.closed()
     }
 

@@ -6,8 +6,10 @@ public enum LoopPlacement: Sendable, Equatable {
     /// is bound to its own, and an accepted connection goes to the loop of the processor that handled its
     /// packets (`SO_INCOMING_CPU`; the client's own processor on loopback, the network card queue's otherwise), so
     /// a connection's packets and its requests are handled on one processor and no loop waits for a processor
-    /// while another loop's client holds it. A connection whose processor has no loop is dealt in turn. With any
-    /// other number of loops, as `.shared`.
+    /// while another loop's client holds it. A connection whose processor has no loop is dealt in turn, and one
+    /// that would set the loops further apart than 4 connections and a quarter goes to the least served loop (all
+    /// of a server's packets may arrive on one core: a network card with one queue). With any other number of
+    /// loops, as `.shared`.
     case perProcessor
 }
 
