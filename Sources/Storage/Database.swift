@@ -25,10 +25,6 @@ public final class Database: @unchecked Sendable {
 
     private let writer: SQLiteConnection
     private let writerLock = NSLock()
-    /// Passed through by every write on its way to ``writerLock``, and held by a checkpoint's finish while it waits
-    /// for the writer: so that it waits for the write under way, not for every write that comes after it (a lock
-    /// gives no turns, and a flood of writes would keep it from the writer).
-    private let writerTurnstile = NSLock()
     /// Checkpoints the WAL off the writer's path (nil for `:memory:`).
     let checkpointer: WALCheckpointer?
     /// The thread inside a write (0: none), so that a read or write nested in it reuses the writer.
@@ -51,12 +47,8 @@ public final class Database: @unchecked Sendable {
             groupCommit: GroupCommit.Settings())
     }
 
-    /// As the public initializer, with how grouped writes gather (tests shorten or lengthen the wait) and when the
-    /// WAL is checkpointed (tests shorten it).
-    init(
-        path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000, groupCommit: GroupCommit.Settings,
-        checkpoints: WALCheckpointer.Limits = WALCheckpointer.Limits()
-    ) throws {
+    /// As the public initializer, with how grouped writes gather (tests shorten or lengthen the wait).
+    init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000, groupCommit: GroupCommit.Settings) throws {
         self.path = path
         self.groupCommit = GroupCommit(groupCommit)
         writer = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
@@ -67,15 +59,8 @@ public final class Database: @unchecked Sendable {
             try SQLiteConnection(path: path, readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         readerSlots = DispatchSemaphore(value: self.readerCount)
-        checkpointer = inMemory ? nil : WALCheckpointer(path: path, limits: checkpoints)
-        if let checkpointer {
-            writer.checkpoint(by: checkpointer)
-            // With the writer held, no frame is added during the copy: once it is done, the next write starts the
-            // WAL over (see `WALCheckpointer`).
-            checkpointer.finishesWith { [weak self] in
-                _ = try self?.writeAheadOfQueue { try $0.checkpointPassively() }
-            }
-        }
+        checkpointer = inMemory ? nil : WALCheckpointer(path: path)
+        if let checkpointer { writer.checkpoint(by: checkpointer) }
     }
 
     deinit { checkpointer?.stop() }
@@ -137,19 +122,7 @@ public final class Database: @unchecked Sendable {
         if writerOwner.load(ordering: .acquiring) == thread {
             return try body(writer)
         }
-        writerTurnstile.lock()
-        writerTurnstile.unlock()
-        return try withWriter(thread: thread, body)
-    }
-
-    /// Runs `body` with the writer, ahead of the writes that come after the one under way (see
-    /// ``writerTurnstile``): for a checkpoint's finish.
-    func writeAheadOfQueue<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
-        try writerTurnstile.withLock { try withWriter(thread: currentThreadID(), body) }
-    }
-
-    private func withWriter<T>(thread: UInt, _ body: (SQLiteConnection) throws -> T) rethrows -> T {
-        try writerLock.withLock {
+        return try writerLock.withLock {
             writerOwner.store(thread, ordering: .releasing)
             defer {
                 writer.resetBusyStatements()

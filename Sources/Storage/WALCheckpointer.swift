@@ -7,84 +7,76 @@ import Synchronization
 ///
 /// SQLite's automatic checkpoint runs inside the commit that takes the WAL past 1,000 pages: that writer copies
 /// the pages into the database file and syncs it, several milliseconds, while every other write waits for the
-/// lock it holds. Here the writer's WAL hook only asks (``walGrew(to:)``), each time the WAL has grown by
-/// ``Limits/threshold`` pages, and a serial dispatch queue runs a `PASSIVE` checkpoint, which waits for no one and
-/// blocks no one.
+/// lock it holds. Here the writer's WAL hook only asks (``walGrew(to:)``), and a serial dispatch queue runs a
+/// `PASSIVE` checkpoint, which waits for no one and blocks no one.
 ///
-/// **Starting the WAL over.** SQLite writes the WAL from its first frame again only when a write begins with every
-/// frame already in the database file. A copy made beside a steady flood of writes never gets there (the writer
-/// appends while it copies), and until 26 November 2026 the hook asked after every commit once the WAL was past
-/// the threshold: in a flood of clock advances, about a thousand checkpoints a second, each copying a batch's few
-/// pages and syncing the file, the WAL's hot pages copied again for every batch, and the WAL at its hard limit
-/// (80 MB) for good. Now, once the WAL is ``Limits/restartLength`` pages long, the checkpointer copies again until
-/// the writer has added few frames since (``Limits/finishingFrames``), then finishes with the writer held
-/// (``finishesWith(_:)``): those frames and the syncs, about 1–3 ms during which writes queue, once per
-/// 16,000 frames; the next write starts the WAL over. Measured on 2 cores in three interleaved rounds: the
-/// checkpointer's CPU per clock advance from 11–16 µs to 5 µs, and 15,000–16,800 advances a second against
-/// 13,600–14,100.
+/// **How often.** SQLite writes the WAL from its first frame again only when a write begins with every frame
+/// already in the database file, which a copy made beside a steady flood of writes never achieves (the writer
+/// appends while it copies): under a flood the WAL grows to ``Limits/hardLimit``, where the writer checkpoints
+/// inline and it starts over. Until 26 November 2026 the hook asked after every commit past 1,000 pages: in a
+/// flood, a checkpoint after nearly every commit, each copying a batch's few pages and syncing the file (about a
+/// thousand syncs a second), the WAL's hot pages copied again for every batch. Now it asks each time the WAL has
+/// grown by ``Limits/threshold`` pages, and after every commit only past ``Limits/restartLength``, so that the
+/// copy is close behind the writer when it reaches the hard limit and the inline checkpoint there has only the
+/// last frames to copy. Measured on 2 cores, 32 workers, a flood of clock advances at 64 connections: 379 syncs
+/// in 67,000 advances against 1,671 in 70,000, the checkpointer's CPU 6–7 µs an advance against 10–11 (of
+/// 93–110 in all); the requests a second and their p99 alike within the machine's noise, and a tenant's writes
+/// during a retention prune alike (p99 21–22 ms against 17–22).
 ///
-/// Should the WAL grow past ``Limits/hardLimit`` pages all the same (the queue stalled, readers kept old pages in
-/// use), the writer checkpoints itself inline, as SQLite would have.
+/// Finishing the copy with the writer held (so that the WAL starts over at 16,000 pages rather than 20,000) was
+/// tried and dropped: its two syncs, while the disk is busy, held every write 10–40 ms (a tenant's writes during a
+/// retention prune went from p99 17–20 ms to 25–31, the longest from 40–54 to 75–103).
+///
+/// Should the WAL reach ``Limits/hardLimit`` pages (a flood of writes, readers keeping old pages in use, the queue
+/// stalled), the writer checkpoints itself inline, as SQLite would have.
 final class WALCheckpointer: Sendable {
-    /// When checkpoints are asked for and finished, in WAL pages.
+    /// When checkpoints are asked for, in WAL pages.
     struct Limits: Sendable {
         /// Pages written since a checkpoint was last asked for after which the next is (SQLite's automatic
         /// checkpoint's length).
         var threshold: Int32 = 1_000
-        /// The length after which a checkpoint finishes with the writer held, so that the WAL starts over.
+        /// The length past which a checkpoint is asked for after every commit.
         var restartLength: Int32 = 16_000
-        /// The frames a copy with the writer held may be left, above which the checkpointer copies again first.
-        var finishingFrames: Int32 = 64
-        /// The most copies made to bring the frames left down to `finishingFrames` (a flood of writes may outpace
-        /// them).
-        var catchUpCopies = 3
-        /// The length after which the writer checkpoints inline.
+        /// The length at which the writer checkpoints inline, and the WAL starts over.
         var hardLimit: Int32 = 20_000
+
+        /// Whether a commit that left the WAL `pages` long asks for a checkpoint, given the length at which one was
+        /// last asked for (`askedAt`, updated: a shorter WAL has started over).
+        func asks(at pages: Int32, askedAt: inout Int32) -> Bool {
+            if pages < askedAt { askedAt = 0 }
+            guard pages >= askedAt + threshold || pages >= restartLength else { return false }
+            askedAt = pages
+            return true
+        }
     }
 
     let limits: Limits
     private let path: String
     private let queue = DispatchQueue(label: "bgemu.wal-checkpointer")
-    /// Whether a checkpoint is queued or under way.
+    /// Whether a checkpoint is queued and not started yet.
     private let pending = Atomic<Bool>(false)
     /// The WAL's length when a checkpoint was last asked for (touched by the writer's hook only).
     private let askedAt = Atomic<Int32>(0)
-    /// The WAL's length after the last commit.
-    private let length = Atomic<Int32>(0)
     /// The queue's connection, opened at the first checkpoint; nil once stopped.
     private let connection = Mutex<(SQLiteConnection?, stopped: Bool)>((nil, false))
-    /// Runs a checkpoint with the writer held (see ``finishesWith(_:)``).
-    private let finisher = Mutex<(@Sendable () throws -> Void)?>(nil)
     /// Checkpoints run (tests, metrics).
     let runs = Atomic<Int>(0)
-    /// Checkpoints finished with the writer held.
-    let finishes = Atomic<Int>(0)
 
     init(path: String, limits: Limits = Limits()) {
-        precondition(0 < limits.threshold && limits.threshold <= limits.restartLength && limits.restartLength < limits.hardLimit)
+        precondition(0 < limits.threshold && limits.threshold <= limits.restartLength && limits.restartLength <= limits.hardLimit)
         self.path = path
         self.limits = limits
     }
 
-    /// Sets how a checkpoint is finished with the writer held: `finish` takes the writer (waiting for the write
-    /// under way), checkpoints on it, and lets it go.
-    func finishesWith(_ finish: @escaping @Sendable () throws -> Void) {
-        finisher.withLock { $0 = finish }
-    }
-
     /// Called by the writer's WAL hook after a commit, with the WAL's length in pages.
     func walGrew(to pages: Int32) {
-        length.store(pages, ordering: .relaxed)
         var asked = askedAt.load(ordering: .relaxed)
-        if pages < asked {  // the WAL started over
-            asked = 0
-            askedAt.store(0, ordering: .relaxed)
-        }
-        guard pages >= asked + limits.threshold, !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        askedAt.store(pages, ordering: .relaxed)
+        let asks = limits.asks(at: pages, askedAt: &asked)
+        askedAt.store(asked, ordering: .relaxed)
+        guard asks, !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.async { [self] in
-            checkpoint()
             pending.store(false, ordering: .releasing)
+            checkpoint()
         }
     }
 
@@ -95,35 +87,21 @@ final class WALCheckpointer: Sendable {
                 state.0?.close()
                 state = (nil, true)
             }
-            finisher.withLock { $0 = nil }
         }
     }
 
     private func checkpoint() {
-        guard var copied = copy(), copied >= limits.restartLength, let finish = finisher.withLock({ $0 }) else { return }
-        for _ in 0..<limits.catchUpCopies where length.load(ordering: .relaxed) - copied > limits.finishingFrames {
-            guard let again = copy() else { return }
-            copied = again
-        }
-        // A failure leaves the WAL as it was, to be tried again a threshold's worth of pages later.
-        if (try? finish()) != nil { finishes.add(1, ordering: .relaxed) }
-    }
-
-    /// A `PASSIVE` checkpoint on the checkpointer's connection: the WAL's length it copied up to, or nil.
-    private func copy() -> Int32? {
-        connection.withLock { state -> Int32? in
-            guard !state.stopped else { return nil }
+        connection.withLock { state in
+            guard !state.stopped else { return }
             do {
                 if state.0 == nil { state.0 = try SQLiteConnection(path: path) }
-                let length = try state.0?.checkpointPassively().walFrames
+                _ = try state.0?.checkpointPassively()
                 runs.add(1, ordering: .relaxed)
-                return length
             } catch let error as SQLiteError where error.resultCode == SQLITE_BUSY {
-                return nil  // the writer checkpointing inline, past the hard limit
+                return  // the writer checkpointing inline, at the hard limit
             } catch {
                 state.0?.close()
                 state.0 = nil  // opened again next time; meanwhile the hard limit bounds the WAL
-                return nil
             }
         }
     }

@@ -143,39 +143,4 @@ import Testing
             #expect(try database.read { db throws in try db.scalar("SELECT n FROM counter", as: Int.self) } == 400)
         }
     }
-
-    /// A checkpoint's finish waits for the write under way, not for the writes that keep coming after it: a lock
-    /// gives no turns, and two threads writing back to back could keep it from the writer indefinitely.
-    @Test func aWriteAheadOfTheQueueWaitsOnlyForTheWriteUnderWay() throws {
-        try withTemporaryPath { path throws in
-            let database = try Database(path: path, readerCount: 0)
-            defer { database.close() }
-            let written = Atomic<Int>(0)
-            let stop = Atomic<Bool>(false)
-            let threads = TestThreads()
-            for _ in 0..<2 {
-                threads.spawn {
-                    while !stop.load(ordering: .relaxed) {
-                        try? database.writeWithoutTransaction { _ in
-                            usleep(300)  // a write that takes its time
-                            written.add(1, ordering: .relaxed)
-                        }
-                    }
-                }
-            }
-            defer {
-                stop.store(true, ordering: .relaxed)
-                threads.wait()
-            }
-            var waitedFor: [Int] = []
-            for _ in 0..<20 {
-                usleep(2_000)
-                let before = written.load(ordering: .relaxed)
-                let during = database.writeAheadOfQueue { _ in written.load(ordering: .relaxed) }
-                waitedFor.append(during - before)
-            }
-            // The write under way, and one that passed the turnstile just before this did.
-            #expect(waitedFor.allSatisfy { $0 <= 2 }, "writes completed while waiting: \(waitedFor)")
-        }
-    }
 }

@@ -32,37 +32,23 @@ import Testing
         }
     }
 
-    /// Under writes that never pause, the copy never catches up with the writer by itself: without a copy
-    /// finished with the writer held, SQLite never starts the WAL over, and it grows to the hard limit.
-    @Test func aFloodOfWritesStillStartsTheWALOver() throws {
-        try withTemporaryPath { path throws in
-            let limits = WALCheckpointer.Limits(
-                threshold: 50, restartLength: 200, finishingFrames: 16, catchUpCopies: 3, hardLimit: 1_000_000)
-            let database = try Database(path: path, readerCount: 1, groupCommit: GroupCommit.Settings(), checkpoints: limits)
-            defer { database.close() }
-            let checkpointer = try #require(database.checkpointer)
-            try database.write { try $0.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB NOT NULL)") }
-            // A page or so a commit, 40 times the restart length in all, from threads that keep the writer busy.
-            let blob = [UInt8](repeating: 7, count: 3_000)
-            let failures = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: 4) { thread in
-                for n in 0..<2_000 {
-                    do {
-                        try database.writeTogether { try $0.execute("INSERT INTO t VALUES (?, ?)", [thread * 2_000 + n, blob]) }
-                    } catch {
-                        failures.add(1, ordering: .relaxed)
-                    }
-                }
-            }
-            #expect(failures.load(ordering: .relaxed) == 0)
-            #expect(checkpointer.finishes.load(ordering: .relaxed) >= 1)
-            // The WAL file keeps the longest length it reached (SQLite writes it over from the start): far below the
-            // 8,000 pages written, where it would be had it never started over. (It passes the restart length by
-            // what the writers add while the checkpointer copies: 600–1,100 pages on the 2 cores this was written on.)
-            let frameSize = 4_096 + 24
-            #expect(Self.size(path + "-wal") < 3_000 * frameSize)
-            #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int.self) } == 8_000)
+    /// A flood of writes never lets the copy catch up with the writer, so the WAL runs from empty to the hard
+    /// limit each time: a checkpoint asked for after every commit past the threshold was about a thousand copies
+    /// and syncs a second. Below the restart length one is asked for each threshold's worth of pages; past it,
+    /// after every commit, so that the copy is close behind when the writer checkpoints at the hard limit.
+    @Test func checkpointsAreAskedForByPagesWrittenThenAfterEveryCommitNearTheHardLimit() {
+        let limits = WALCheckpointer.Limits(threshold: 1_000, restartLength: 16_000, hardLimit: 20_000)
+        var askedAt: Int32 = 0
+        var asked: [Int32] = []
+        // Commits of 7 pages each, from an empty WAL to the hard limit, then (started over) to 3,000 pages.
+        for pages in stride(from: 7, to: 20_000, by: 7).map(Int32.init) + stride(from: 7, to: 3_000, by: 7).map(Int32.init) {
+            if limits.asks(at: pages, askedAt: &askedAt) { asked.append(pages) }
         }
+        let belowRestart = asked.prefix { $0 < 16_000 }
+        #expect(belowRestart.count == 15)  // at 1,001, 2,002, … one a thousand pages
+        #expect(zip(belowRestart, belowRestart.dropFirst()).allSatisfy { $1 - $0 >= 1_000 && $1 - $0 < 1_007 })
+        #expect(asked.filter { $0 >= 16_000 }.count == (20_000 - 16_000) / 7 + 1)  // every commit
+        #expect(asked.suffix(2) == [1_001, 2_002])  // the WAL started over: counted from its start again
     }
 
     @Test func anInMemoryDatabaseHasNoCheckpointer() throws {
