@@ -67,6 +67,36 @@ import Testing
         #expect(finishes(within: 5, group: group) { _ = try? api.makeDevice(key: other.key) })
     }
 
+    /// A slow write of one tenant (a transaction holding SQLite's writer, as a long commit or a retention batch
+    /// does) does not delay another tenant's reads: they go through the reader connections, never the writer.
+    @Test func aSlowWriteOfOneTenantDoesNotDelayAnotherTenantsReads() throws {
+        let api = try APIHarness()
+        let acme = try api.makeTenant("acme"), other = try api.makeTenant("other")
+        let slow = try api.makeDevice(key: acme.key), neighbour = try api.makeDevice(key: other.key)
+        let advanced = api.send(.post, "/v1/devices/\(neighbour)/clock/advance", key: other.key, json: #"{"seconds":60}"#)
+        #expect(advanced.status == 200)
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), group = DispatchGroup()
+        let database = api.database
+        spawn(group) {
+            _ = try? database.write { db in
+                try db.execute("UPDATE devices SET created_at = created_at WHERE id = ?", [slow])
+                inside.signal()
+                release.wait()
+            }
+        }
+        inside.wait()
+        defer {
+            release.signal()
+            group.wait()
+        }
+        for path in ["/v1/devices/\(neighbour)", "/v1/devices/\(neighbour)/events", "/v1/devices", "/v1/devices/\(neighbour)/apps"] {
+            #expect(finishes(within: 5, group: group) {
+                let response = api.send(.get, path, key: other.key)
+                precondition(response.status == 200, "\(path): \(response.text)")
+            }, "GET \(path) waited for the other tenant's write")
+        }
+    }
+
     @Test func commandsOnOneDeviceRunOneAtATimeAndNoneIsLost() throws {
         let api = try APIHarness()
         let acme = try api.makeTenant("acme")
