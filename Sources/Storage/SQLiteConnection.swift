@@ -80,17 +80,13 @@ public final class SQLiteConnection {
     }
 
     /// Runs a `PASSIVE` checkpoint of the WAL (`sqlite3_wal_checkpoint_v2`): copies into the database file every
-    /// frame no reader still needs, waiting for no one. Returns the WAL's size in frames and how many of them are
-    /// now in the database file; `SQLITE_BUSY` (another checkpoint under way) is thrown.
-    func checkpointPassively() throws -> (walFrames: Int32, checkpointed: Int32) {
+    /// frame no reader still needs, waiting for no one. `SQLITE_BUSY` (another checkpoint under way) is thrown.
+    func checkpointPassively() throws {
         let handle = try openHandle()
-        var frames: Int32 = 0
-        var checkpointed: Int32 = 0
-        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &checkpointed)
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         guard code == SQLITE_OK else {
             throw SQLiteError(extendedResultCode: code, message: String(cString: sqlite3_errmsg(handle)))
         }
-        return (frames, checkpointed)
     }
 
     /// Finalises the cached statements and closes the connection; any later use throws `SQLITE_MISUSE`.

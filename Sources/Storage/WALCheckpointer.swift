@@ -95,7 +95,7 @@ final class WALCheckpointer: Sendable {
             guard !state.stopped else { return }
             do {
                 if state.0 == nil { state.0 = try SQLiteConnection(path: path) }
-                _ = try state.0?.checkpointPassively()
+                try state.0?.checkpointPassively()
                 runs.add(1, ordering: .relaxed)
             } catch let error as SQLiteError where error.resultCode == SQLITE_BUSY {
                 return  // the writer checkpointing inline, at the hard limit

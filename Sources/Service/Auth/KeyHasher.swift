@@ -22,10 +22,9 @@ public enum KeyHasher {
     static func sha256Hex(_ input: UnsafeRawBufferPointer) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
             var length: UInt32 = 0
-            if let sha256, EVP_Digest(input.baseAddress, input.count, digest.baseAddress, &length, sha256, nil) == 1 {
-                return hex(UnsafeBufferPointer(digest))
+            if sha256 == nil || EVP_Digest(input.baseAddress, input.count, digest.baseAddress, &length, sha256, nil) != 1 {
+                SHA256(input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, digest.baseAddress)
             }
-            SHA256(input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, digest.baseAddress)
             return hex(UnsafeBufferPointer(digest))
         }
     }
