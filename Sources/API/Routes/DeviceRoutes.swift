@@ -39,8 +39,8 @@ enum DeviceRoutes {
 
         routes.patch("/devices/{deviceId}") { request, context in
             let patch = try JSONBody.decode(DevicePatch.self, from: request)
-            if let name = patch.name, name.isEmpty || name.codePointCount > 100 {
-                throw Problems.invalid("name", "must be 1–100 characters")
+            if let name = patch.name, let problem = NameRule.problem(name, maximum: 100) {
+                throw Problems.invalid("name", problem)
             }
             let (device, _) = try env.devices.perform(patch.command, for: context)
             return try JSONBody.response(DeviceBody(device, wallMilliseconds: env.wallMilliseconds))
@@ -57,9 +57,9 @@ enum DeviceRoutes {
     static func makeDevice(_ body: CreateDeviceRequest, tenantId: String, _ env: APIEnvironment) throws -> Device {
         var issues: [FieldIssue] = []
         let name = body.name
-        if name.isEmpty || name.codePointCount > 100 { issues.append(FieldIssue("name", "must be 1–100 characters")) }
+        if let problem = NameRule.problem(name, maximum: 100) { issues.append(FieldIssue("name", problem)) }
         let model = body.model ?? "iPhone"
-        if model.isEmpty || model.codePointCount > 100 { issues.append(FieldIssue("model", "must be 1–100 characters")) }
+        if let problem = NameRule.problem(model, maximum: 100) { issues.append(FieldIssue("model", problem)) }
         var osVersion: OSVersion? = .default
         if let text = body.osVersion {
             osVersion = OSVersion(text)

@@ -28,7 +28,7 @@ struct ScenarioParser {
         guard let top = object(root, "body", allowed: ["name", "description", "device", "apps", "steps", "expect", "duration"])
         else { return nil }
         let name = string(top["name"], "name") ?? ""
-        if name.codePointCount > 200 { fail("name", "must be at most 200 characters") }
+        if let problem = NameRule.problem(name, minimum: 0, maximum: 200) { fail("name", problem) }
         if let description = top["description"], description.stringValue == nil { fail("description", "must be a string") }
 
         // The device: the body of POST /v1/devices, without its name (the scenario's), on a manual clock.

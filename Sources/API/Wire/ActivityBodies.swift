@@ -63,7 +63,7 @@ struct NewsstandIssueRequest: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["name"])
         name = try decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey("name"))
-        guard !name.isEmpty, name.codePointCount <= 200 else { throw EmulationError.invalid([FieldIssue("name", "must be 1 to 200 characters")]) }
+        if let problem = NameRule.problem(name, maximum: 200) { throw EmulationError.invalid([FieldIssue("name", problem)]) }
     }
 }
 

@@ -44,7 +44,9 @@ struct BeginTaskRequest: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: ["name"])
         name = try decoder.container(keyedBy: AnyKey.self).decodeIfPresent(String.self, forKey: AnyKey("name"))
-        if let name, name.codePointCount > 200 { throw EmulationError.invalid([FieldIssue("name", "must be at most 200 characters")]) }
+        if let name, let problem = NameRule.problem(name, minimum: 0, maximum: 200) {
+            throw EmulationError.invalid([FieldIssue("name", problem)])
+        }
     }
 }
 

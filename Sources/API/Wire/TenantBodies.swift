@@ -10,8 +10,10 @@ struct CreateTenantRequest: Decodable {
         try decoder.rejectUnknownKeys(allowed: ["name"])
         let c = try decoder.container(keyedBy: AnyKey.self)
         name = try c.decode(String.self, forKey: AnyKey("name"))
-        guard (1...100).contains(name.codePointCount), !name.hasSurroundingWhiteSpace else {
-            throw EmulationError.invalid([FieldIssue("name", "must be 1–100 characters without surrounding white space")])
+        guard NameRule.problem(name, maximum: 100) == nil, !name.hasSurroundingWhiteSpace else {
+            throw EmulationError.invalid([
+                FieldIssue("name", "must be 1–100 characters without surrounding white space, none of them a control character")
+            ])
         }
     }
 }
