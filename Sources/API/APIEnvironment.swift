@@ -23,6 +23,9 @@ public struct APIEnvironment: Sendable {
     public var metrics: ServiceMetrics? = nil
     /// The fleet forecasts; nil: no `/v1/forecasts` routes.
     public var forecasts: ForecastService? = nil
+    /// Where the heavy part of requests runs (an upload's inspection, see ``RoutePreparation``); nil: on the
+    /// request's own thread.
+    public var heavyWork: HeavyWorkPool? = nil
     /// The last encoded body of each device read, reused while the device's stamp is equal (see ``EncodedBodyCache``).
     let deviceBodies = EncodedBodyCache<DeviceBody.Stamp>(limit: 4_096)
 

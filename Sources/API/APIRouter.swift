@@ -34,6 +34,8 @@ public enum APIRouter {
             if let limiter = env.rateLimiter {
                 v1.add(middleware: RateLimitMiddleware(limiter: limiter, credentials: env.credentials, metrics: env.metrics))
             }
+            // Heavy work before the writes begin: outside the idempotency middleware's gate and transaction.
+            v1.add(middleware: PreparationMiddleware([AppRoutes.preparation], pool: env.heavyWork))
             if let idempotency = env.idempotency {
                 v1.add(middleware: IdempotencyMiddleware(idempotency: idempotency, devices: env.devices, wallClock: env.wallClock))
             }

@@ -72,6 +72,11 @@ struct Service {
         let interrupted = try forecasts.failInterrupted()
         if interrupted > 0 { logger.notice("\(interrupted) forecasts were running when the service stopped: marked failed") }
         environment.forecasts = forecasts
+        // Uploads' inspection on threads of the lowest scheduling class, one job per tenant at a time: a tenant's
+        // heavy uploads use what the other tenants' requests leave of the processors.
+        let heavyWork = HeavyWorkPool(threads: HTTPServerConfiguration.activeProcessorCount)
+        heavyWork.start()
+        environment.heavyWork = heavyWork
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
@@ -135,6 +140,7 @@ struct Service {
             pruner.stop()
             hub.stop()
             server.shutdown()
+            heavyWork.stop()
             metricsListener?.shutdown(gracePeriod: .zero)
         }
         server.waitUntilStopped()

@@ -28,6 +28,9 @@ final class APIHarness: @unchecked Sendable {
     /// The forecasts behind `/v1/forecasts` (small ones only: 2,000 device-days at most).
     let forecasts: ForecastService
 
+    /// Where uploads are inspected, as in the service: threads of the lowest scheduling class.
+    let heavyWork = HeavyWorkPool(threads: 1)
+
     init(maximumDevicesPerTenant: Int = 10_000, rateLimiter: RateLimiter? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -57,12 +60,15 @@ final class APIHarness: @unchecked Sendable {
             store: SQLiteForecastStore(database: database), maximumDeviceDays: 2_000, threads: 2,
             publish: { hub.publish(forecastProgress: $0) })
         env.forecasts = forecasts
+        heavyWork.start()
+        env.heavyWork = heavyWork
         router = APIRouter.make(env, publicDirectory: nil)
         responder = router.buildResponder()
     }
 
     deinit {
         forecasts.stop()
+        heavyWork.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 

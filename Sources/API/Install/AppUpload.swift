@@ -12,6 +12,12 @@ enum AppUpload {
     /// The media types the route takes, for a `415`'s `Accept-Post`.
     static let accepted = ["application/json", "application/x-plist", "application/zip", "multipart/form-data"]
 
+    /// What an upload's preparation hands its handler.
+    struct Prepared: Sendable {
+        let value: (AppInstallation, AppBehavior?)
+        init(_ value: (AppInstallation, AppBehavior?)) { self.value = value }
+    }
+
     static func installation(from request: HTTPRequest) throws -> (AppInstallation, AppBehavior?) {
         let query = try UploadSettings(request)
         let handlers = queryLaunchHandlers(request)

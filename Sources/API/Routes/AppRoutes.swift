@@ -6,9 +6,16 @@ enum AppRoutes {
     /// The most apps one device holds.
     static let maximumApps = 200
 
+    /// An upload's inspection (its body inflated, its archive read, its plist parsed), run before the install's
+    /// write (see ``PreparationMiddleware``).
+    static let preparation = RoutePreparation(.post, "/v1/devices/{deviceId}/apps") { request in
+        try AppUpload.Prepared(AppUpload.installation(from: request))
+    }
+
     static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
         routes.post("/devices/{deviceId}/apps") { request, context in
-            let (installation, behavior) = try AppUpload.installation(from: request)
+            let (installation, behavior) = try context.prepared(AppUpload.Prepared.self)?.value
+                ?? AppUpload.installation(from: request)
             let (device, outcome) = try env.devices.perform(
                 .install(installation, behavior: behavior, maximumApps: maximumApps), for: context)
             let app = try outcome.value(\.app)

@@ -53,6 +53,20 @@ enum Problems {
                 + "retry after the seconds in Retry-After.")
     }
 
+    /// `429`: the tenant's uploads being inspected fill its share of the ``HeavyWorkPool`` (code `uploadsBusy`), or
+    /// one waited its whole turn for a processor; nothing was done, so a retry after `Retry-After` runs anew.
+    static func heavyWorkBusy(_ busy: HeavyWorkBusy) -> HTTPProblem {
+        let detail = switch busy.reason {
+        case .tooMany(let count):
+            "Your tenant has \(count) uploads being inspected already, its share of this instance; retry after the seconds in Retry-After."
+        case .waitedTooLong:
+            "Your upload waited too long for its inspection while the instance was busy; retry after the seconds in Retry-After."
+        }
+        return HTTPProblem(
+            status: .tooManyRequests, code: "uploadsBusy", detail: detail,
+            headers: ["Retry-After": String(busy.retryAfterSeconds)])
+    }
+
     /// APNs refuses a push: its status and its `reason` word as the code, with the `apns-id` header (R29).
     static func push(_ rejection: PushRejection, apnsId: String) -> HTTPProblem {
         HTTPProblem(
@@ -94,6 +108,8 @@ enum Problems {
                                                   detail: "The database is not available; try again.",
                                                   headers: ["Retry-After": "1"])
             }
+        case let busy as HeavyWorkBusy:
+            return heavyWorkBusy(busy)
         case let error as ForecastServiceError:
             switch error {
             case .alreadyRunning(let id):

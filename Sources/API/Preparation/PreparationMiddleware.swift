@@ -1,0 +1,41 @@
+import HTTPServer
+import Service
+
+/// Runs a route's ``RoutePreparation`` before the middleware inside it (the idempotency middleware's gate and
+/// transaction, the handler's writes), on the ``HeavyWorkPool`` under the authenticated tenant, and hands the
+/// outcome to the handler in the context (``PreparedRequest``).
+///
+/// A tenant past its share of the pool (``HeavyWorkBusy``) is answered `429` with `Retry-After` here, before
+/// the idempotency middleware: nothing was done, so a retry with the same key must run, not replay a refusal.
+struct PreparationMiddleware: HTTPMiddleware {
+    private let preparations: [String: RoutePreparation]
+    /// Where preparations run; nil runs them on the caller's thread.
+    let pool: HeavyWorkPool?
+
+    init(_ preparations: [RoutePreparation], pool: HeavyWorkPool?) {
+        self.preparations = Dictionary(preparations.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        self.pool = pool
+    }
+
+    /// `.passes`: a request's head tells nothing it would refuse.
+    func judgeHead(_ head: HTTPRequest, context: HTTPRequestContext) -> HTTPHeadVerdict { .passes }
+
+    func handle(
+        _ request: HTTPRequest, context: HTTPRequestContext,
+        next: (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
+    ) throws -> HTTPResponse {
+        guard let route = context.route, let preparation = preparations["\(request.method.rawValue) \(route)"] else {
+            return try next(request, context)
+        }
+        let prepare = preparation.prepare
+        let outcome: Result<any Sendable, any Error>
+        if let pool, let tenant = context[AuthenticatedTenant.self] {
+            outcome = try pool.run(tenant: tenant.id) { Result { try prepare(request) } }
+        } else {
+            outcome = Result { try prepare(request) }
+        }
+        var context = context
+        context[PreparedRequest.self] = outcome
+        return try next(request, context)
+    }
+}
