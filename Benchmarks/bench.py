@@ -40,6 +40,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -1533,6 +1534,91 @@ while True:
 """
 
 
+# A child process that floods `POST /v1/devices/{id}/apps` from THREADS clients of tenant A, each on its own
+# keep-alive connection, with a gzip body of SIZE bytes of zeros (`application/octet-stream`, `Content-Encoding:
+# gzip`: not a zip and not a plist once inflated, the issue's probe), each with a fresh Idempotency-Key when KEYED
+# is 1; until SECONDS have passed. Prints "noisy-uploads: STATUS=COUNT ..." when done.
+_NOISY_UPLOAD_FLOODER = r"""
+import collections, gzip, http.client, sys, threading, time, uuid
+port, key, device, threads, size, keyed, seconds = sys.argv[1], sys.argv[2], sys.argv[3], *map(int, sys.argv[4:8])
+body = gzip.compress(bytes(size), 9)
+counts = collections.Counter()
+lock = threading.Lock()
+stop = time.monotonic() + seconds
+def client():
+    conn = None
+    while time.monotonic() < stop:
+        headers = {"Authorization": "Bearer " + key, "Content-Type": "application/octet-stream",
+                   "Content-Encoding": "gzip"}
+        if keyed:
+            headers["Idempotency-Key"] = uuid.uuid4().hex
+        try:
+            if conn is None:
+                conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=120)
+            conn.request("POST", "/v1/devices/" + device + "/apps", body, headers)
+            response = conn.getresponse()
+            response.read()
+            status = str(response.status)
+            if response.getheader("Connection", "").lower() == "close":
+                conn.close(); conn = None
+        except Exception as error:
+            status = type(error).__name__
+            if conn is not None:
+                conn.close()
+            conn = None
+            time.sleep(0.05)
+        with lock:
+            counts[status] += 1
+workers = [threading.Thread(target=client) for _ in range(threads)]
+for w in workers: w.start()
+for w in workers: w.join()
+print("noisy-uploads: " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())) + f" body={len(body)}", flush=True)
+"""
+
+# The upload floods of issue 26, each measured against B's quiet p99 in the same run: (name, clients, inflated
+# size, keyed). Forty 8 KiB gzip requests (8 MiB of zeros each); a 16 KB keyed gzip install (16 MiB), four
+# clients; and a 253 KiB gzip body of 255 MiB of zeros, two clients.
+NOISY_UPLOAD_FLOODS = (
+    ("gzip uploads 40 x 8 MiB", 40, 8 << 20, 0),
+    ("keyed gzip uploads 4 x 16 MiB", 4, 16 << 20, 1),
+    ("gzip bomb 2 x 255 MiB", 2, 255 << 20, 0),
+)
+
+
+def _noisy_upload_phase(ctx: Context, server: Server, name: str, clients: int, size: int, keyed: int,
+                        a_key: str, a_device: str, b_key: str, b_device: str, seconds: int
+                        ) -> tuple[list[float], list[float], dict[str, int], str, float | None, int | None]:
+    """B measured while A floods uploads: B's latencies, its errors, A's answer counts, the server's CPU in cores
+    and its peak RSS in KiB over the phase."""
+    log = ctx.tmp / f"noisy-uploads-{clients}-{size}-{keyed}.log"
+    flood_seconds = seconds + 3
+    flooder = ctx.spawn(["nice", "-n", "19", sys.executable, "-c", _NOISY_UPLOAD_FLOODER, str(server.port), a_key,
+                         a_device, str(clients), str(size), str(keyed), str(flood_seconds)], log=log)
+    peak = [proc_status_kib(server.process.pid, "VmRSS") or 0]
+    sampling = threading.Event()
+
+    def sample() -> None:
+        while not sampling.wait(0.05):
+            peak.append(proc_status_kib(server.process.pid, "VmRSS") or 0)
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        time.sleep(1)
+        cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+        gets, advances, errors = _noisy_b_load(server.port, b_key, b_device, seconds)
+        cpu1, wall1 = server.cpu_seconds(), time.monotonic()
+        flooder.wait(timeout=flood_seconds + 150)
+    finally:
+        sampling.set()
+        sampler.join()
+        if flooder.poll() is None:
+            ctx.stop(flooder, timeout=5)
+    text = log.read_text() if log.exists() else ""
+    found = re.search(r"noisy-uploads: (.*)", text)
+    cpu = (cpu1 - cpu0) / (wall1 - wall0) if cpu0 is not None and cpu1 is not None else None
+    return gets, advances, errors, found.group(1) if found else text[-300:], cpu, max(peak)
+
+
 def _noisy_b_load(port: int, token: str, device_id: str, seconds: float) -> tuple[list[float], list[float], dict[str, int]]:
     """B's steady mix on one keep-alive connection, paced at NOISY_B_RATE a second (a late request goes at once):
     the latencies in ms of its GETs and of its advances, and every answer that was not a 2xx by status."""
@@ -1568,7 +1654,8 @@ def _noisy_b_load(port: int, token: str, device_id: str, seconds: float) -> tupl
 
 @benchmark("noisy-neighbour", server="bgemu-noisy", wrk=False,
            about="tenant B's GET device + clock advance mix (50/s), quiet, then while tenant A floods writes "
-                 "(wrk, 64 connections) and holds its streams up to its limit; release defaults, rate limit on")
+                 "(wrk, 64 connections) and holds its streams up to its limit, then while A floods gzip uploads "
+                 "(plain, keyed, a 255 MiB bomb); release defaults, rate limit on")
 def bench_noisy_neighbour(ctx: Context, server: Server) -> list[Result]:
     seconds = ctx.duration
     admin = server.info["admin_token"]
@@ -1668,6 +1755,26 @@ def bench_noisy_neighbour(ctx: Context, server: Server) -> list[Result]:
         print(f"  A's own latency p50 {a_latency[50]:.1f} ms, p99 {a_latency[99]:.1f} ms "
               f"(paced to its rate of {NOISY_A_RATE:,}/s past its burst)", flush=True)
 
+    results_uploads: list[Result] = []
+    for name, clients, size, keyed in NOISY_UPLOAD_FLOODS:
+        print(f"  A floods uploads: {name} ({clients} clients{', each with a new Idempotency-Key' if keyed else ''}) ...",
+              flush=True)
+        u_gets, u_advances, u_errors, a_counts, u_cpu, u_peak = _noisy_upload_phase(
+            ctx, server, name, clients, size, keyed, a_key, a_devices[0], b_key, b_device, seconds)
+        u_all = u_gets + u_advances
+        u_ratio = (p(u_all, 99) / p(quiet_all, 99)) if u_all and quiet_all and p(quiet_all, 99) else None
+        u_met = u_ratio is not None and u_ratio <= NOISY_TARGET_RATIO
+        print(line("under uploads", u_gets, u_advances), flush=True)
+        print(f"    target: <= {NOISY_TARGET_RATIO:.0f} x quiet: {'met' if u_met else 'NOT met'}"
+              + (f" ({u_ratio:.2f} x)" if u_ratio is not None else "")
+              + f"; A's answers {a_counts}; server CPU {u_cpu or 0:.2f} cores; peak RSS {mib(u_peak) or 0:.0f} MiB",
+              flush=True)
+        results_uploads.append(Result(
+            "noisy-neighbour", f"B under A's {name}", 1, len(u_all) / seconds, p(u_all, 99), p(u_all, 50),
+            requests=len(u_all), duration_s=seconds, errors=u_errors, server_cpu=u_cpu,
+            extra={"A answers": a_counts, "p99 ratio": round(u_ratio, 2) if u_ratio is not None else None,
+                   "target met": u_met, "peak RSS MiB": mib(u_peak)}))
+
     extra = {"A requests": a_total, "A answered 429": a_refused, "A 2xx": a_ok, "A other": a_other,
              "A streams held": streams, "A's next stream answered": stream_refusal,
              "A p50 ms": a_latency.get(50), "A p99 ms": a_latency.get(99), "target p99 ratio": NOISY_TARGET_RATIO,
@@ -1678,7 +1785,7 @@ def bench_noisy_neighbour(ctx: Context, server: Server) -> list[Result]:
         Result("noisy-neighbour", "B under A's flood", 1, len(flood_all) / seconds, p(flood_all, 99),
                p(flood_all, 50), requests=len(flood_all), duration_s=seconds, errors=f_errors,
                server_cpu=server_cpu, extra=extra),
-    ]
+    ] + results_uploads
 
 
 # --------------------------------------------------------------------------------------------------
