@@ -54,6 +54,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var offloadKey: (@Sendable (HTTPRequest) -> String?)?
     /// The threads that answer offloaded requests. At least 1.
     public var workerCount: Int
+    /// Whether an upload may be read: asked once for each request whose route allows a body past `maxBodySize`
+    /// (``bodySizeLimit``), from its head (an empty body), before any of its body is read. `.admitted` may hand
+    /// out a lease (a per-tenant slot), which the request holds until its answer is written or the connection
+    /// goes, whichever way it ends; `.refused` is answered at once and the connection closed, the body unread.
+    public var uploadAdmission: (@Sendable (HTTPRequest) -> UploadAdmission)?
 
     /// A configuration; every parameter has the documented default.
     public init(

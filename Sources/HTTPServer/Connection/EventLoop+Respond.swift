@@ -27,6 +27,13 @@ extension EventLoop {
     /// The responder's answer to `request`. The one place thrown errors are turned into answers: an
     /// `HTTPResponseError` renders itself, anything else is logged and answered with a generic `500`. Any thread.
     static func answer(_ request: HTTPRequest, context: HTTPRequestContext, responder: any HTTPResponder) -> HTTPResponse {
+        var request = request
+        // An upload's gzip coding is removed here, on the worker answering it, not on the loop that read it.
+        if request.hasDeferredContentCoding, let error = request.decodeDeferredContentCoding() {
+            var headers = HTTPHeaders()
+            if error.status == .badRequest { headers.add("Accept-Encoding", HTTPRequestParser.acceptedContentCodings) }
+            return HTTPProblem(status: error.status, detail: error.detail, headers: headers).response()
+        }
         var response: HTTPResponse
         do {
             response = try responder.respond(to: request, context: context)
@@ -69,6 +76,7 @@ extension EventLoop {
         let context = HTTPRequestContext(
             requestId: clientRequestId ?? "", logger: logger, remoteAddress: connection.remoteAddress)
         guard responder.answersWithoutBody(head, context: context) else { return false }
+        connection.parser.abandon()  // an upload's spool and admission go now, not with the connection
         respond(
             to: HTTPRequestParser.Parsed(request: head, keepAlive: false, clientRequestId: clientRequestId), on: connection,
             into: &out, inline: true)
@@ -162,5 +170,30 @@ extension EventLoop {
             into: &out, status: status, headers: response.headers, framing: .length(body.count),
             keepAlive: false, version: .http1_1, date: dateCache.value, requestId: requestId)
         out.append(contentsOf: body)
+    }
+}
+
+extension EventLoop {
+    /// Asks the server's `uploadAdmission` about the upload whose head was just read, before its body is: an
+    /// admitted one's lease goes with the parser into the request; a refused one is answered now, with
+    /// `Connection: close`, and its body never read. Returns whether the body may be read.
+    func admitUpload(on connection: Connection, into out: inout [UInt8]) -> Bool {
+        connection.parser.awaitsAdmission = false
+        guard let admission = settings.uploadAdmission else { return true }
+        let head = connection.parser.headRequest()
+        switch admission(head) {
+        case .admitted(let lease):
+            connection.parser.lease = lease
+            return true
+        case .refused(let response):
+            let clientRequestId = connection.parser.clientRequestId
+            let parsed = HTTPRequestParser.Parsed(request: head, keepAlive: false, clientRequestId: clientRequestId)
+            settings.tally.refused(status: response.status.code)
+            write(response, to: parsed, requestId: clientRequestId ?? requestIds.next(), on: connection, into: &out)
+            connection.parser.abandon()
+            if case .requests = connection.phase { connection.phase = .closing }
+            connection.input = []
+            return false
+        }
     }
 }
