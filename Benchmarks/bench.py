@@ -1841,6 +1841,158 @@ def bench_sse_backlog(ctx: Context, _shared: Server) -> list[Result]:
     return [result]
 
 
+# uploads (issue 26): what an app upload costs the server in memory, and a small gzip bomb in CPU
+
+UPLOAD_MIB = 250  # a valid .ipa of this size (a stored, incompressible executable and its Info.plist)
+UPLOAD_LIMIT_MIB = 256  # the server's --max-upload-mib (its default)
+UPLOAD_HEADROOM_MIB = 64  # target: an upload's peak RSS over the server's start <= its size + this
+UPLOAD_BOMB_MIB = 255  # zeros in the gzip bomb (some 253 KiB of gzip)
+UPLOAD_BOMB_WAIT = 60.0  # seconds the bomb's answer is waited for (the unfixed server takes minutes)
+
+
+def _upload_server(ctx: Context, name: str) -> tuple[Server, list[tuple[str, str]]]:
+    """A bgemu of its own (its peak RSS is this measure's alone), from BGEMU_UPLOADS_BINARY when set (to measure
+    another build the same way), with four tenants and a device each."""
+    binary = os.environ.get("BGEMU_UPLOADS_BINARY", str(BGEMU_BINARY))
+    port, admin = free_port(), "bgemu_admin_" + secrets.token_urlsafe(24)
+    argv = [binary, "serve", "--port", str(port), "--database", str(ctx.tmp / f"{name}.sqlite"), "--log-level",
+            "warning", "--admin-token", admin, "--rate-limit", "0", "--max-upload-mib", str(UPLOAD_LIMIT_MIB)]
+    log = ctx.tmp / f"{name}.log"
+    server = Server(name, ctx.spawn(argv, env=dict(os.environ), log=log), port, log)
+    wait_until_healthy(server)
+    tenants = []
+    for t in range(4):
+        status, body, _ = http("POST", server.base + "/v1/admin/tenants", body={"name": f"t{t}"}, token=admin)
+        key = json.loads(body)["apiKey"]
+        status, body, _ = http("POST", server.base + "/v1/devices", body={"name": "up"}, token=key)
+        tenants.append((key, json.loads(body)["id"]))
+    time.sleep(0.3)
+    return server, tenants
+
+
+def _upload_send(port: int, key: str, device: str, content_type: str, payload: Path | None = None,
+                 chunked_mib: int = 0, coding: str | None = None, wait: float = 300) -> str:
+    """One upload on its own connection: a file with Content-Length, or `chunked_mib` MiB in 64 KiB chunks
+    (stopping when the server answers); returns the status line, or what went wrong."""
+    import select as _select
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.settimeout(wait)
+    try:
+        head = (f"POST /v1/devices/{device}/apps HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer {key}\r\n"
+                f"Content-Type: {content_type}\r\nConnection: close\r\n")
+        if coding:
+            head += f"Content-Encoding: {coding}\r\n"
+        if payload is not None:
+            sock.sendall((head + f"Content-Length: {payload.stat().st_size}\r\n\r\n").encode())
+            with open(payload, "rb") as f:
+                sock.sendfile(f)
+        else:
+            sock.sendall((head + "Transfer-Encoding: chunked\r\n\r\n").encode())
+            chunk = b"10000\r\n" + b"P" * 65536 + b"\r\n"
+            for _ in range(chunked_mib * 16):
+                if _select.select([sock], [], [], 0)[0]:
+                    break  # answered before the end
+                try:
+                    sock.sendall(chunk)
+                except OSError:
+                    break
+        answer = b""
+        while b"\r\n" not in answer:
+            more = sock.recv(4096)
+            if not more:
+                break
+            answer += more
+        return answer.split(b"\r\n", 1)[0].decode(errors="replace") or "closed without an answer"
+    except OSError as error:
+        return f"error: {error}"
+    finally:
+        sock.close()
+
+
+def _upload_peak(ctx: Context, name: str, count: int, **send: object) -> tuple[float, float, list[str]]:
+    """`count` uploads at once, one per tenant, on a fresh server: its RSS at rest and its peak (VmHWM) over it."""
+    import threading
+    server, tenants = _upload_server(ctx, name)
+    try:
+        base = proc_status_kib(server.process.pid, "VmRSS") or 0
+        answers: list[str] = [""] * count
+        def one(i: int) -> None:
+            answers[i] = _upload_send(server.port, tenants[i][0], tenants[i][1], **send)  # type: ignore[arg-type]
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        time.sleep(0.5)
+        peak = proc_status_kib(server.process.pid, "VmHWM") or 0
+    finally:
+        ctx.stop(server.process)
+    return base / 1024, (peak - base) / 1024, answers
+
+
+@benchmark("uploads", server="bgemu", wrk=False,
+           about=f"app uploads: peak RSS over the start for a valid {UPLOAD_MIB} MiB .ipa (one, and four tenants at "
+                 f"once) and for a chunked body refused at {UPLOAD_LIMIT_MIB} MiB (one, four), target <= size + "
+                 f"{UPLOAD_HEADROOM_MIB} MiB each; server CPU for a ~253 KiB gzip of {UPLOAD_BOMB_MIB} MiB of zeros")
+def bench_uploads(ctx: Context, _shared: Server) -> list[Result]:
+    import gzip as _gzip
+    import zipfile
+    ipa = ctx.tmp / "upload.ipa"
+    plist = (b'<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleIdentifier</key>'
+             b'<string>org.example.upload</string><key>UIBackgroundModes</key><array><string>fetch</string>'
+             b'</array></dict></plist>')
+    with zipfile.ZipFile(ipa, "w", compression=zipfile.ZIP_STORED) as archive:
+        archive.writestr("Payload/Up.app/Info.plist", plist)
+        with archive.open("Payload/Up.app/Up", "w", force_zip64=True) as executable:
+            for _ in range(UPLOAD_MIB):
+                executable.write(os.urandom(1 << 20))
+    size = ipa.stat().st_size / (1 << 20)
+    bomb = ctx.tmp / "bomb.gz"
+    with _gzip.open(bomb, "wb", compresslevel=9) as f:
+        for _ in range(UPLOAD_BOMB_MIB):
+            f.write(bytes(1 << 20))
+    results = []
+    cases = [
+        (f"{UPLOAD_MIB} MiB .ipa", 1, size, {"content_type": "application/zip", "payload": ipa}),
+        (f"{UPLOAD_MIB} MiB .ipa x4", 4, size, {"content_type": "application/zip", "payload": ipa}),
+        (f"chunked past {UPLOAD_LIMIT_MIB} MiB", 1, UPLOAD_LIMIT_MIB,
+         {"content_type": "application/zip", "chunked_mib": UPLOAD_LIMIT_MIB + 8}),
+        (f"chunked past {UPLOAD_LIMIT_MIB} MiB x4", 4, UPLOAD_LIMIT_MIB,
+         {"content_type": "application/zip", "chunked_mib": UPLOAD_LIMIT_MIB + 8}),
+    ]
+    for label, count, each, send in cases:
+        print(f"  {label} ...", flush=True)
+        base, peak, answers = _upload_peak(ctx, "bgemu-uploads", count, **send)
+        target = each + UPLOAD_HEADROOM_MIB  # per upload: each holds at most its size + the headroom
+        met = peak <= target * count
+        print(f"  {label}: RSS at rest {base:.0f} MiB, peak over it {peak:.0f} MiB (target <= {target * count:.0f}); "
+              f"answers {', '.join(sorted(set(answers)))}", flush=True)
+        result = Result(benchmark="uploads", target=label, connections=count, requests_per_second=None, p99_ms=None)
+        result.extra.update({"server RSS at rest MiB": base, "peak RSS over it MiB": peak,
+                             "target MiB": target * count, "target met": met, "answers": ", ".join(answers)})
+        results.append(result)
+    for content_type in ("application/octet-stream", "application/zip"):
+        server, tenants = _upload_server(ctx, "bgemu-bomb")
+        try:
+            cpu0, t0 = server.cpu_seconds() or 0.0, time.perf_counter()
+            answer = _upload_send(server.port, tenants[0][0], tenants[0][1], content_type=content_type, payload=bomb,
+                                  coding="gzip", wait=UPLOAD_BOMB_WAIT)
+            seconds = time.perf_counter() - t0
+            cpu = (server.cpu_seconds() or 0.0) - cpu0
+            peak = (proc_status_kib(server.process.pid, "VmHWM") or 0) / 1024
+        finally:
+            ctx.stop(server.process)
+        label = f"gzip bomb as {content_type}"
+        waited = "" if seconds < UPLOAD_BOMB_WAIT else f" (gave up waiting after {UPLOAD_BOMB_WAIT:.0f} s)"
+        print(f"  {label} ({bomb.stat().st_size >> 10} KiB): {answer!r} after {seconds:.2f} s{waited}, "
+              f"server CPU {cpu:.2f} s, peak RSS {peak:.0f} MiB", flush=True)
+        result = Result(benchmark="uploads", target=label, connections=1, requests_per_second=None, p99_ms=None,
+                        duration_s=seconds, server_cpu=cpu)
+        result.extra.update({"answer": answer, "seconds": seconds, "server CPU s": cpu, "peak RSS MiB": peak})
+        results.append(result)
+    return results
+
+
 # --------------------------------------------------------------------------------------------------
 # Setup, machine, report
 
