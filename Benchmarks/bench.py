@@ -1937,7 +1937,10 @@ def _upload_peak(ctx: Context, name: str, count: int, **send: object) -> tuple[f
 def bench_uploads(ctx: Context, _shared: Server) -> list[Result]:
     import gzip as _gzip
     import zipfile
-    ipa = ctx.tmp / "upload.ipa"
+    ipa, noise = ctx.tmp / "upload.ipa", ctx.tmp / "noise.bin"
+    with open(noise, "wb") as f:  # as large as the .ipa, and not a zip: refused by the handler once received
+        for _ in range(UPLOAD_MIB):
+            f.write(os.urandom(1 << 20))
     plist = (b'<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleIdentifier</key>'
              b'<string>org.example.upload</string><key>UIBackgroundModes</key><array><string>fetch</string>'
              b'</array></dict></plist>')
@@ -1955,6 +1958,7 @@ def bench_uploads(ctx: Context, _shared: Server) -> list[Result]:
     cases = [
         (f"{UPLOAD_MIB} MiB .ipa", 1, size, {"content_type": "application/zip", "payload": ipa}),
         (f"{UPLOAD_MIB} MiB .ipa x4", 4, size, {"content_type": "application/zip", "payload": ipa}),
+        (f"{UPLOAD_MIB} MiB, not a zip", 1, UPLOAD_MIB, {"content_type": "application/octet-stream", "payload": noise}),
         (f"chunked past {UPLOAD_LIMIT_MIB} MiB", 1, UPLOAD_LIMIT_MIB,
          {"content_type": "application/zip", "chunked_mib": UPLOAD_LIMIT_MIB + 8}),
         (f"chunked past {UPLOAD_LIMIT_MIB} MiB x4", 4, UPLOAD_LIMIT_MIB,
