@@ -1854,6 +1854,7 @@ def _upload_server(ctx: Context, name: str) -> tuple[Server, list[tuple[str, str
     """A bgemu of its own (its peak RSS is this measure's alone), from BGEMU_UPLOADS_BINARY when set (to measure
     another build the same way), with four tenants and a device each."""
     binary = os.environ.get("BGEMU_UPLOADS_BINARY", str(BGEMU_BINARY))
+    name = f"{name}-{secrets.token_hex(4)}"  # a new database each time
     port, admin = free_port(), "bgemu_admin_" + secrets.token_urlsafe(24)
     argv = [binary, "serve", "--port", str(port), "--database", str(ctx.tmp / f"{name}.sqlite"), "--log-level",
             "warning", "--admin-token", admin, "--rate-limit", "0", "--max-upload-mib", str(UPLOAD_LIMIT_MIB)]

@@ -101,6 +101,24 @@ import ZIPFoundation
         #expect(fromForm.status == 201, "\(fromForm.text)")
     }
 
+    @Test func anUploadPastOneMiBIsSpooledToTMPDIRAndASmallOneIsNot() throws {
+        let service = try LiveService()
+        // A temporary folder that does not exist: no spool can be made there.
+        let missing = service.directory.appendingPathComponent("no-such-folder").path
+        try service.start(apiKey: Self.key, environment: ["TMPDIR": missing])
+        defer { service.stop() }
+        let client = service.client(key: Self.key)
+        let device = try Self.device(client)
+        let large = try Self.ipa("org.example.large", size: 2 << 20, in: service.directory)
+        let spooled = try client.request(
+            "POST", "/v1/devices/\(device)/apps", body: large, headers: [("Content-Type", "application/zip")])
+        #expect(spooled.status == 503, "the upload was not spooled: \(spooled.status) \(spooled.text)")
+        let small = try client.request(
+            "POST", "/v1/devices/\(device)/apps", body: try Self.plist("org.example.small"),
+            headers: [("Content-Type", "application/x-plist")])
+        #expect(small.status == 201, "\(small.text)")
+    }
+
     @Test func aGzipUploadIsDecodedAndABombOrAPlainPlistPastOneMiBIs413() throws {
         let service = try LiveService()
         try service.start(apiKey: Self.key, extraArguments: ["--max-upload-mib", "16"])
