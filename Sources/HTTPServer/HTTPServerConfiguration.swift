@@ -14,7 +14,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// The largest request body accepted, in bytes; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int
     /// A larger (or smaller) body limit for some requests, such as uploads, by method and path (the target
-    /// without its query, still percent-encoded); nil, or an answer of nil, keeps `maxBodySize`.
+    /// without its query, still percent-encoded); nil, or an answer of nil, keeps `maxBodySize`. A request whose
+    /// limit is larger is an upload: past 1 MiB its body is spooled to an unlinked temporary file in `$TMPDIR`
+    /// (``HTTPRequest/spooledBody``, read with ``HTTPRequest/withBodyBytes(_:)``), its gzip coding is removed by
+    /// the worker that answers it, and it is admitted from its head (``uploadAdmission``).
     public var bodySizeLimit: (@Sendable (_ method: HTTPMethod, _ path: String) -> Int?)?
     /// The largest request head (request line and header fields) accepted, in bytes;
     /// a larger one is answered `431 Request Header Fields Too Large`.
