@@ -1948,6 +1948,219 @@ def bench_sse_backlog(ctx: Context, _shared: Server) -> list[Result]:
     return [result]
 
 
+# uploads (issue 26): what an app upload costs the server in memory, and a small gzip bomb in CPU
+
+UPLOAD_MIB = 250  # a valid .ipa of this size (a stored, incompressible executable and its Info.plist)
+UPLOAD_LIMIT_MIB = 256  # the server's --max-upload-mib (its default)
+UPLOAD_HEADROOM_MIB = 64  # target: an upload's peak RSS over the server's start <= its size + this
+UPLOAD_BOMB_MIB = 255  # zeros in the gzip bomb (some 253 KiB of gzip)
+UPLOAD_BOMB_WAIT = 60.0  # seconds the bomb's answer is waited for (the unfixed server takes minutes)
+
+
+def _upload_server(ctx: Context, name: str) -> tuple[Server, list[tuple[str, str]]]:
+    """A bgemu of its own (its peak RSS is this measure's alone), from BGEMU_UPLOADS_BINARY when set (to measure
+    another build the same way), with four tenants and a device each."""
+    binary = os.environ.get("BGEMU_UPLOADS_BINARY", str(BGEMU_BINARY))
+    name = f"{name}-{secrets.token_hex(4)}"  # a new database each time
+    port, admin = free_port(), "bgemu_admin_" + secrets.token_urlsafe(24)
+    argv = [binary, "serve", "--port", str(port), "--database", str(ctx.tmp / f"{name}.sqlite"), "--log-level",
+            "warning", "--admin-token", admin, "--rate-limit", "0", "--max-upload-mib", str(UPLOAD_LIMIT_MIB)]
+    log = ctx.tmp / f"{name}.log"
+    server = Server(name, ctx.spawn(argv, env=dict(os.environ), log=log), port, log)
+    wait_until_healthy(server)
+    tenants = []
+    for t in range(4):
+        status, body, _ = http("POST", server.base + "/v1/admin/tenants", body={"name": f"t{t}"}, token=admin)
+        key = json.loads(body)["apiKey"]
+        status, body, _ = http("POST", server.base + "/v1/devices", body={"name": "up"}, token=key)
+        tenants.append((key, json.loads(body)["id"]))
+    time.sleep(0.3)
+    return server, tenants
+
+
+def _upload_send(port: int, key: str, device: str, content_type: str, payload: Path | None = None,
+                 chunked_mib: int = 0, coding: str | None = None, wait: float = 300) -> str:
+    """One upload on its own connection: a file with Content-Length, or `chunked_mib` MiB in 64 KiB chunks
+    (stopping when the server answers); returns the status line, or what went wrong."""
+    import select as _select
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.settimeout(wait)
+    try:
+        head = (f"POST /v1/devices/{device}/apps HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer {key}\r\n"
+                f"Content-Type: {content_type}\r\nConnection: close\r\n")
+        if coding:
+            head += f"Content-Encoding: {coding}\r\n"
+        if payload is not None:
+            sock.sendall((head + f"Content-Length: {payload.stat().st_size}\r\n\r\n").encode())
+            with open(payload, "rb") as f:
+                sock.sendfile(f)
+        else:
+            sock.sendall((head + "Transfer-Encoding: chunked\r\n\r\n").encode())
+            chunk = b"10000\r\n" + b"P" * 65536 + b"\r\n"
+            for _ in range(chunked_mib * 16):
+                if _select.select([sock], [], [], 0)[0]:
+                    break  # answered before the end
+                try:
+                    sock.sendall(chunk)
+                except OSError:
+                    break
+        answer = b""
+        while b"\r\n" not in answer:
+            more = sock.recv(4096)
+            if not more:
+                break
+            answer += more
+        return answer.split(b"\r\n", 1)[0].decode(errors="replace") or "closed without an answer"
+    except OSError as error:
+        return f"error: {error}"
+    finally:
+        sock.close()
+
+
+def _upload_peak(ctx: Context, name: str, count: int, **send: object) -> tuple[float, float, list[str]]:
+    """`count` uploads at once, one per tenant, on a fresh server: its RSS at rest and its peak (VmHWM) over it."""
+    import threading
+    server, tenants = _upload_server(ctx, name)
+    try:
+        base = proc_status_kib(server.process.pid, "VmRSS") or 0
+        answers: list[str] = [""] * count
+        def one(i: int) -> None:
+            answers[i] = _upload_send(server.port, tenants[i][0], tenants[i][1], **send)  # type: ignore[arg-type]
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        time.sleep(0.5)
+        peak = proc_status_kib(server.process.pid, "VmHWM") or 0
+    finally:
+        ctx.stop(server.process)
+    return base / 1024, (peak - base) / 1024, answers
+
+
+UPLOAD_FLOOD = 40  # one tenant's small gzip uploads at once (8 MiB of zeros in some 8 KiB each)
+UPLOAD_FLOOD_SECONDS = 20.0  # how long the other tenant's requests are counted
+
+
+def _upload_flood(ctx: Context, small_gzip: Path) -> Result:
+    """Tenant A sends UPLOAD_FLOOD small gzip uploads (application/zip) at once while tenant B reads its device and
+    advances its clock in turn on one keep-alive connection for UPLOAD_FLOOD_SECONDS: B's requests answered, its
+    slowest, A's answers, and the server's CPU."""
+    import threading
+    server, tenants = _upload_server(ctx, "bgemu-flood")
+    (key_a, device_a), (key_b, device_b) = tenants[0], tenants[1]
+    answers: list[str] = []
+    latencies: list[float] = []
+    try:
+        client = KeepAliveClient(server.port, key_b)
+        cpu0 = server.cpu_seconds() or 0.0
+        def upload() -> None:
+            answers.append(_upload_send(server.port, key_a, device_a, content_type="application/zip",
+                                        payload=small_gzip, coding="gzip", wait=UPLOAD_FLOOD_SECONDS + 60))
+        threads = [threading.Thread(target=upload) for _ in range(UPLOAD_FLOOD)]
+        for thread in threads:
+            thread.start()
+        end = time.monotonic() + UPLOAD_FLOOD_SECONDS
+        i = 0
+        while time.monotonic() < end:
+            t0 = time.perf_counter()
+            if i % 2:
+                client.call("POST", f"/v1/devices/{device_b}/clock/advance", {"seconds": 60})
+            else:
+                client.call("GET", f"/v1/devices/{device_b}")
+            latencies.append(time.perf_counter() - t0)
+            i += 1
+        cpu = (server.cpu_seconds() or 0.0) - cpu0
+        client.close()
+        for thread in threads:
+            thread.join(timeout=90)
+    finally:
+        ctx.stop(server.process)
+    summary = ", ".join(f"{answers.count(a)} x {a.split(' ', 1)[-1]}" for a in sorted(set(answers)))
+    slowest = max(latencies) * 1000 if latencies else 0.0
+    print(f"  {UPLOAD_FLOOD} gzip uploads of tenant A ({small_gzip.stat().st_size >> 10} KiB each) at once: {summary}; "
+          f"tenant B answered {len(latencies)} requests in {UPLOAD_FLOOD_SECONDS:.0f} s, its slowest {slowest:.0f} ms; "
+          f"server CPU {cpu:.1f} s", flush=True)
+    result = Result(benchmark="uploads", target=f"{UPLOAD_FLOOD} small gzip uploads at once", connections=UPLOAD_FLOOD,
+                    requests_per_second=None, p99_ms=None, server_cpu=cpu)
+    result.extra.update({"tenant A's answers": summary, "tenant B's requests answered": len(latencies),
+                         "tenant B's slowest ms": slowest, "server CPU s": cpu})
+    return result
+
+
+@benchmark("uploads", server="bgemu", wrk=False,
+           about=f"app uploads: peak RSS over the start for a valid {UPLOAD_MIB} MiB .ipa (one, and four tenants at "
+                 f"once; target <= size + {UPLOAD_HEADROOM_MIB} MiB each), a {UPLOAD_MIB} MiB body that is not a zip, "
+                 f"and a chunked body refused at {UPLOAD_LIMIT_MIB} MiB (one, four; target <= {UPLOAD_HEADROOM_MIB} "
+                 f"MiB each); server CPU for a ~253 KiB gzip of {UPLOAD_BOMB_MIB} MiB of zeros; {UPLOAD_FLOOD} small gzip "
+                 f"uploads of one tenant at once beside another tenant's requests")
+def bench_uploads(ctx: Context, _shared: Server) -> list[Result]:
+    import gzip as _gzip
+    import zipfile
+    ipa, noise = ctx.tmp / "upload.ipa", ctx.tmp / "noise.bin"
+    with open(noise, "wb") as f:  # as large as the .ipa, and not a zip: refused by the handler once received
+        for _ in range(UPLOAD_MIB):
+            f.write(os.urandom(1 << 20))
+    plist = (b'<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleIdentifier</key>'
+             b'<string>org.example.upload</string><key>UIBackgroundModes</key><array><string>fetch</string>'
+             b'</array></dict></plist>')
+    with zipfile.ZipFile(ipa, "w", compression=zipfile.ZIP_STORED) as archive:
+        archive.writestr("Payload/Up.app/Info.plist", plist)
+        with archive.open("Payload/Up.app/Up", "w", force_zip64=True) as executable:
+            for _ in range(UPLOAD_MIB):
+                executable.write(os.urandom(1 << 20))
+    size = ipa.stat().st_size / (1 << 20)
+    bomb = ctx.tmp / "bomb.gz"
+    with _gzip.open(bomb, "wb", compresslevel=9) as f:
+        for _ in range(UPLOAD_BOMB_MIB):
+            f.write(bytes(1 << 20))
+    small_gzip = ctx.tmp / "small.gz"
+    with _gzip.open(small_gzip, "wb", compresslevel=9) as f:
+        f.write(bytes(8 << 20))
+    results = [_upload_flood(ctx, small_gzip)]
+    cases = [
+        (f"{UPLOAD_MIB} MiB .ipa", 1, size, {"content_type": "application/zip", "payload": ipa}),
+        (f"{UPLOAD_MIB} MiB .ipa x4", 4, size, {"content_type": "application/zip", "payload": ipa}),
+        (f"{UPLOAD_MIB} MiB, not a zip", 1, UPLOAD_MIB, {"content_type": "application/octet-stream", "payload": noise}),
+        # A body refused at the limit should leave nothing in memory: its target is the headroom alone.
+        (f"chunked past {UPLOAD_LIMIT_MIB} MiB", 1, 0,
+         {"content_type": "application/zip", "chunked_mib": UPLOAD_LIMIT_MIB + 8}),
+        (f"chunked past {UPLOAD_LIMIT_MIB} MiB x4", 4, 0,
+         {"content_type": "application/zip", "chunked_mib": UPLOAD_LIMIT_MIB + 8}),
+    ]
+    for label, count, each, send in cases:
+        print(f"  {label} ...", flush=True)
+        base, peak, answers = _upload_peak(ctx, "bgemu-uploads", count, **send)
+        target = each + UPLOAD_HEADROOM_MIB  # per upload: each holds at most its size + the headroom
+        met = peak <= target * count
+        print(f"  {label}: RSS at rest {base:.0f} MiB, peak over it {peak:.0f} MiB (target <= {target * count:.0f}); "
+              f"answers {', '.join(sorted(set(answers)))}", flush=True)
+        result = Result(benchmark="uploads", target=label, connections=count, requests_per_second=None, p99_ms=None)
+        result.extra.update({"server RSS at rest MiB": base, "peak RSS over it MiB": peak,
+                             "target MiB": target * count, "target met": met, "answers": ", ".join(answers)})
+        results.append(result)
+    for content_type in ("application/octet-stream", "application/zip"):
+        server, tenants = _upload_server(ctx, "bgemu-bomb")
+        try:
+            cpu0, t0 = server.cpu_seconds() or 0.0, time.perf_counter()
+            answer = _upload_send(server.port, tenants[0][0], tenants[0][1], content_type=content_type, payload=bomb,
+                                  coding="gzip", wait=UPLOAD_BOMB_WAIT)
+            seconds = time.perf_counter() - t0
+            cpu = (server.cpu_seconds() or 0.0) - cpu0
+            peak = (proc_status_kib(server.process.pid, "VmHWM") or 0) / 1024
+        finally:
+            ctx.stop(server.process)
+        label = f"gzip bomb as {content_type}"
+        waited = "" if seconds < UPLOAD_BOMB_WAIT else f" (gave up waiting after {UPLOAD_BOMB_WAIT:.0f} s)"
+        print(f"  {label} ({bomb.stat().st_size >> 10} KiB): {answer!r} after {seconds:.2f} s{waited}, "
+              f"server CPU {cpu:.2f} s, peak RSS {peak:.0f} MiB", flush=True)
+        result = Result(benchmark="uploads", target=label, connections=1, requests_per_second=None, p99_ms=None,
+                        duration_s=seconds, server_cpu=cpu)
+        result.extra.update({"answer": answer, "seconds": seconds, "server CPU s": cpu, "peak RSS MiB": peak})
+        results.append(result)
+    return results
+
+
 # --------------------------------------------------------------------------------------------------
 # Setup, machine, report
 

@@ -75,6 +75,12 @@ public enum APIRouter {
         return request.headers["Authorization"] ?? ""
     }
 
+    /// The server's upload admission (`HTTPServerConfiguration.uploadAdmission`): at most `maximumPerTenant`
+    /// uploads of one tenant at once, more refused from their head with `429 tooManyUploads` (``UploadSlots``).
+    public static func uploadAdmission(_ env: APIEnvironment, maximumPerTenant: Int) -> @Sendable (HTTPRequest) -> UploadAdmission {
+        UploadSlots(maximumPerTenant: maximumPerTenant).admission(credentials: env.credentials)
+    }
+
     /// Whether a request is an app upload (`POST /v1/devices/{deviceId}/apps`), whose body may be a whole `.ipa`
     /// and so is allowed past the general body limit.
     public static func isUpload(_ method: HTTPMethod, _ path: String) -> Bool {

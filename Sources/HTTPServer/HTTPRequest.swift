@@ -5,8 +5,11 @@ public struct HTTPRequest: Sendable {
     public var target: String
     public var version: HTTPVersion
     public var headers: HTTPHeaders
-    /// The body, de-chunked; empty when there was none.
+    /// The body, de-chunked; empty when there was none, and when it was spooled to a file (``spooledBody``):
+    /// read ``withBodyBytes(_:)`` to see either.
     public var body: [UInt8]
+    /// An upload's spool, admission and pending coding (see ``RequestBodyExtras``); nil for every other request.
+    var extras: RequestBodyExtras?
 
     public init(
         method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
@@ -17,6 +20,19 @@ public struct HTTPRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
+    }
+
+    /// The body when it was spooled to a temporary file rather than held in memory (an upload past 1 MiB).
+    public var spooledBody: SpooledBody? { extras?.spooled }
+
+    /// The body's size in bytes, wherever it is.
+    public var bodyCount: Int { extras?.spooled?.count ?? body.count }
+
+    /// Calls `read` with the body's bytes, without a copy whether they are in ``body`` or mapped from a spool.
+    @inline(__always)
+    public func withBodyBytes<Result>(_ read: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        if let spooled = extras?.spooled { return try withExtendedLifetime(spooled) { try read(spooled.bytes) } }
+        return try body.withUnsafeBytes(read)
     }
 
     /// The path part of the target, still percent-encoded (`/v1/devices/dev_1`).

@@ -15,14 +15,19 @@ extension HTTPResponder {
     public func answersWithoutBody(_ head: HTTPRequest, context: HTTPRequestContext) -> Bool { false }
 }
 
-/// A responder made from a closure.
+/// A responder made from a closure: a route's handler. A body whose gzip coding the parser left for later (an
+/// upload's, see ``HTTPRequest/hasDeferredContentCoding``) and no middleware removed is decoded here, on the
+/// worker thread answering it, so that a handler always sees the content as if it had been sent uncoded.
 public struct HTTPClosureResponder: HTTPResponder {
     public let closure: @Sendable (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
     public init(_ closure: @escaping @Sendable (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse) {
         self.closure = closure
     }
     public func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPResponse {
-        try closure(request, context)
+        guard request.hasDeferredContentCoding else { return try closure(request, context) }
+        var decoded = request
+        try decoded.decodeContentCoding()
+        return try closure(decoded, context)
     }
 }
 

@@ -14,7 +14,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// The largest request body accepted, in bytes; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int
     /// A larger (or smaller) body limit for some requests, such as uploads, by method and path (the target
-    /// without its query, still percent-encoded); nil, or an answer of nil, keeps `maxBodySize`.
+    /// without its query, still percent-encoded); nil, or an answer of nil, keeps `maxBodySize`. A request whose
+    /// limit is larger is an upload: past 1 MiB its body is spooled to an unlinked temporary file in `$TMPDIR`
+    /// (``HTTPRequest/spooledBody``, read with ``HTTPRequest/withBodyBytes(_:)``), its gzip coding is removed by
+    /// the worker that answers it, and it is admitted from its head (``uploadAdmission``).
     public var bodySizeLimit: (@Sendable (_ method: HTTPMethod, _ path: String) -> Int?)?
     /// The largest request head (request line and header fields) accepted, in bytes;
     /// a larger one is answered `431 Request Header Fields Too Large`.
@@ -54,6 +57,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var offloadKey: (@Sendable (HTTPRequest) -> String?)?
     /// The threads that answer offloaded requests. At least 1.
     public var workerCount: Int
+    /// Whether an upload may be read: asked once for each request whose route allows a body past `maxBodySize`
+    /// (``bodySizeLimit``), from its head (an empty body), before any of its body is read. `.admitted` may hand
+    /// out a lease (a per-tenant slot), which the request holds until its answer is written or the connection
+    /// goes, whichever way it ends; `.refused` is answered at once and the connection closed, the body unread.
+    public var uploadAdmission: (@Sendable (HTTPRequest) -> UploadAdmission)?
 
     /// A configuration; every parameter has the documented default.
     public init(

@@ -49,6 +49,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest app upload (.ipa, zipped .app) in MiB (env BGEMU_MAX_UPLOAD_MIB). [default: 256]")
     var maxUploadMib: Int?
 
+    @Option(help: "Most app uploads one tenant may have in progress at once; more are refused with 429 tooManyUploads before their body is read (env BGEMU_MAX_UPLOADS_PER_TENANT). [default: 2]")
+    var maxUploadsPerTenant: Int?
+
     @Option(help: "Seconds a client has to send a whole request, head and body; then 408; long enough for a 256 MiB upload at 1 MB/s (env BGEMU_REQUEST_TIMEOUT). [default: 300]")
     var requestTimeout: Double?
 
@@ -132,6 +135,8 @@ struct Serve: ParsableCommand {
         configured.maxStreamRatePerTenant = (try Self.number(
             maxStreamRatePerTenant, "BGEMU_MAX_STREAM_RATE_PER_TENANT", option: "max-stream-rate-per-tenant",
             in: 0...16_777_216) ?? 8192) << 10
+        configured.maxUploadsPerTenant = try Self.number(
+            maxUploadsPerTenant, "BGEMU_MAX_UPLOADS_PER_TENANT", option: "max-uploads-per-tenant", in: 1...1024) ?? 2
         configured.rateLimitHold = try Self.number(
             rateLimitHold, "BGEMU_RATE_LIMIT_HOLD", option: "rate-limit-hold", in: 0...60) ?? 1
         configured.rateLimitDelay = try Self.number(

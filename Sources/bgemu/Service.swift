@@ -108,6 +108,8 @@ struct Service {
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         serverConfiguration.offloadKey = APIRouter.offloadKey
+        serverConfiguration.uploadAdmission = APIRouter.uploadAdmission(
+            environment, maximumPerTenant: configuration.maxUploadsPerTenant)
         // Sixteen workers per processor: a worker whose write waits in a group commit (a follower sleeps while its
         // leader commits, and the leader while it gathers) holds no CPU, so the others keep the processors busy
         // meanwhile. On 2 cores with 64 connections writing, 16 workers held the batches to about 11 writes; 32

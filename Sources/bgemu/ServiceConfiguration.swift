@@ -24,6 +24,8 @@ struct ServiceConfiguration {
     var maxDevicesPerTenant: Int
     /// The largest app upload (`.ipa`, zipped `.app`, multipart form) in bytes; other bodies stay at 1 MiB.
     var maxUploadSize: Int
+    /// Most app uploads one tenant may have in progress at once; more are refused with 429 before their body is read.
+    var maxUploadsPerTenant: Int = 2
     /// Seconds a client has to send a whole request.
     var requestTimeout: Double
     /// The slowest request body accepted, in bytes per second (0: not checked).

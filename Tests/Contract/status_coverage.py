@@ -22,6 +22,7 @@ Some statuses need an instance of their own, which this script starts (with the 
   - `streams`: --max-streams 1: a second event stream answers 503 tooManyStreams;
   - `quota`: --max-devices-per-tenant 1: a tenant's second device (or scenario run) answers 409 tooManyDevices;
   - `tenantstreams`: --max-streams-per-tenant 1: a tenant's second event stream answers 429 tooManyStreamsForTenant;
+  - `uploads`: --max-uploads-per-tenant 1: an upload while the tenant holds one half sent answers 429 tooManyUploads;
   - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404;
   - `retention`: --event-retention-per-device 1, pruned every 0.2 s: a page or resume from before a device's
     newest event answers 410 eventsPruned;
@@ -221,6 +222,9 @@ class World:
             elif name == "tenantstreams":
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--max-streams-per-tenant", "1")
+            elif name == "uploads":
+                self.instances[name] = start_instance(
+                    self.binary, self.workdir, name, "--max-uploads-per-tenant", "1")
             elif name == "inflight":   # two event loops: consecutive connections go to different ones
                 self.instances[name] = start_instance(self.binary, self.workdir, name, "--threads", "2")
             elif name == "retention":   # one event kept per device, pruned five times a second
@@ -440,6 +444,33 @@ def _(w):
     for i in range(200):
         w.main.ok("POST", f"/v1/devices/{dev}/apps", {"bundleId": f"{BUNDLE}{i}"})
     return Req("POST", f"/v1/devices/{dev}/apps", {"bundleId": BUNDLE})
+
+
+class _HeldUpload:
+    """An upload's head and part of its body, sent and held: the tenant's upload slot is taken while it lives."""
+
+    def __init__(self, inst: Instance, dev: str):
+        self.sock = socket.create_connection((inst.host, inst.port), timeout=10)
+        self.sock.sendall((f"POST /v1/devices/{dev}/apps HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer {inst.api_key}\r\n"
+                           "Content-Type: application/zip\r\nContent-Length: 1000000\r\nExpect: 100-continue\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:   # 100 Continue: admitted, the slot is held
+            more = self.sock.recv(1024)
+            if not more:
+                raise SetupError(f"the held upload was answered: {head[:100]!r}")
+            head += more
+        self.sock.sendall(b"PK")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@case("POST /v1/devices/{deviceId}/apps", 429, "tooManyUploads")
+def _(w):
+    dev = w.device(on="uploads")
+    w.held_stream = _HeldUpload(w.instance("uploads"), dev)
+    return Req("POST", f"/v1/devices/{dev}/apps", body=INFO_PLIST, headers={"Content-Type": "application/x-plist"},
+               instance="uploads")
 
 
 case("POST /v1/devices/{deviceId}/apps", 422, "validationFailed")(

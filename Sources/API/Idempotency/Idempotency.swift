@@ -41,7 +41,7 @@ public struct Idempotency: Sendable {
     /// What a retry must repeat: the method, the target (path and query) and the SHA-256 of the body.
     static func fingerprint(of request: HTTPRequest) -> StoredAnswer.Fingerprint {
         StoredAnswer.Fingerprint(
-            method: request.method.rawValue, path: request.target, bodySHA256: KeyHasher.sha256Hex(request.body))
+            method: request.method.rawValue, path: request.target, bodySHA256: request.withBodyBytes { KeyHasher.sha256Hex($0) })
     }
 }
 

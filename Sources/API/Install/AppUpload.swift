@@ -18,18 +18,22 @@ enum AppUpload {
         init(_ value: (AppInstallation, AppBehavior?)) { self.value = value }
     }
 
+    /// Reads the installation; the body is read where it lies (memory, or an upload's spool mapped read-only),
+    /// never copied whole: only an `Info.plist` of at most 1 MiB is.
     static func installation(from request: HTTPRequest) throws -> (AppInstallation, AppBehavior?) {
         let query = try UploadSettings(request)
         let handlers = queryLaunchHandlers(request)
         switch JSONBody.mediaType(request) {
         case "application/zip", "application/x-zip-compressed", "application/x-ios-app":
-            return (try fromPlist(AppArchive.infoPlist(in: nonEmpty(request)), query, [], handlers), nil)
+            return (try request.withBodyBytes { try fromPlist(AppArchive.infoPlist(in: nonEmpty($0)), query, [], handlers) }, nil)
         case "application/x-plist", "application/xml", "text/xml", "application/octet-stream":
-            return (try fromPlist(plistBytes(nonEmpty(request)), query, [], handlers), nil)
+            return (try request.withBodyBytes { try fromPlist(plistBytes(nonEmpty($0)), query, [], handlers) }, nil)
         case "multipart/form-data":
-            return (try fromForm(request, query, handlers), nil)
+            return (try request.withBodyBytes { try fromForm($0, request, query, handlers) }, nil)
         default:
             guard JSONBody.isJSON(request) else { throw Problems.unsupportedMediaType(accepted, method: request.method) }
+            // A JSON installation is small: the larger limit of the route is for built apps.
+            if request.bodyCount > maximumJSONSize { throw tooLarge("A JSON installation", maximumJSONSize) }
             var body = try JSONBody.decode(InstallAppRequest.self, bytes: request.body)
             // The query's identifiers join the body's (repeats are kept once when the app is installed).
             if let handlers { body.launchHandlers = (body.launchHandlers ?? []) + handlers }
@@ -37,14 +41,35 @@ enum AppUpload {
         }
     }
 
-    /// A plist, or the plist inside a zip when the bytes are one.
-    private static func plistBytes(_ bytes: [UInt8]) throws -> [UInt8] {
-        AppArchive.looksLikeZip(bytes) ? try AppArchive.infoPlist(in: bytes) : bytes
+    /// The largest JSON installation: the general body limit's default.
+    static let maximumJSONSize = 1 << 20
+
+    /// A plist, or the plist inside a zip when the bytes are one. A plist sent as itself is bounded as one
+    /// inside an archive is (``AppArchive/maximumInfoPlistSize``), and refused before it is parsed when larger.
+    private static func plistBytes(_ bytes: UnsafeRawBufferPointer) throws -> [UInt8] {
+        if looksLikeZip(bytes) { return try AppArchive.infoPlist(in: bytes) }
+        if bytes.count > AppArchive.maximumInfoPlistSize {
+            throw tooLarge("An Info.plist (not a zip)", AppArchive.maximumInfoPlistSize)
+        }
+        return Array(bytes)
     }
 
-    private static func nonEmpty(_ request: HTTPRequest) throws -> [UInt8] {
-        if request.body.isEmpty { throw Problems.malformed("The request needs a body: an Info.plist, an .ipa or a zipped .app.") }
-        return request.body
+    /// Whether `bytes` start like a zip archive (a local file header, or the end record of an empty one).
+    private static func looksLikeZip(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B else { return false }
+        return (bytes[2] == 0x03 && bytes[3] == 0x04) || (bytes[2] == 0x05 && bytes[3] == 0x06)
+    }
+
+    /// `413` for a part of an upload past its own bound, naming the bound.
+    private static func tooLarge(_ what: String, _ bound: Int) -> HTTPProblem {
+        HTTPProblem(
+            status: .contentTooLarge, code: "contentTooLarge",
+            detail: "\(what) may be at most \(bound >> 20) MiB; send a larger app as an .ipa or a zipped .app.")
+    }
+
+    private static func nonEmpty(_ bytes: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer {
+        if bytes.isEmpty { throw Problems.malformed("The request needs a body: an Info.plist, an .ipa or a zipped .app.") }
+        return bytes
     }
 
     private static func fromPlist(
@@ -63,12 +88,12 @@ enum AppUpload {
 
     /// `infoPlist` (required: a plist, or an `.ipa` or zipped `.app`) and `xcconfig` parts (optional, repeatable:
     /// a file and the files it includes, matched by their file names).
-    private static func fromForm(_ request: HTTPRequest, _ query: UploadSettings, _ handlers: [String]?) throws
-        -> AppInstallation
-    {
+    private static func fromForm(
+        _ body: UnsafeRawBufferPointer, _ request: HTTPRequest, _ query: UploadSettings, _ handlers: [String]?
+    ) throws -> AppInstallation {
         let form: MultipartFormData
         do {
-            form = try MultipartFormData(body: request.body, contentType: request.headers["Content-Type"] ?? "")
+            form = try MultipartFormData(bytes: body, contentType: request.headers["Content-Type"] ?? "")
         } catch let error as MultipartFormData.ParseError {
             throw Problems.malformed("The multipart/form-data body cannot be read: \(error).")
         }
@@ -77,14 +102,14 @@ enum AppUpload {
         }
         let plists = form.parts.filter { $0.name == "infoPlist" }
         if plists.count > 1 { issues.append(FieldIssue("infoPlist", "is given more than once")) }
-        if plists.first?.body.isEmpty ?? true {
+        if plists.first?.range.isEmpty ?? true {
             issues.append(FieldIssue("infoPlist", "is required: the app's Info.plist (or its .ipa)"))
         }
         var files: [(name: String, text: String)] = []
         let parts = form.parts.filter { $0.name == "xcconfig" }
         if parts.count > maximumXCConfigs { issues.append(FieldIssue("xcconfig", "at most \(maximumXCConfigs) files")) }
         for (index, part) in parts.enumerated() {
-            guard let text = String(validating: part.body, as: UTF8.self) else {
+            guard let text = String(validating: UnsafeRawBufferPointer(rebasing: body[part.range]), as: UTF8.self) else {
                 issues.append(FieldIssue("xcconfig", "\(part.filename ?? "part \(index + 1)") is not UTF-8 text"))
                 continue
             }
@@ -99,7 +124,7 @@ enum AppUpload {
         guard issues.isEmpty, let plist = plists.first else { throw EmulationError.invalid(issues) }
         do {
             return try fromPlist(
-                plistBytes(plist.body), query, [BuildSettings.Level(source: "xcconfig", values: xcconfig.settings)],
+                plistBytes(UnsafeRawBufferPointer(rebasing: body[plist.range])), query, [BuildSettings.Level(source: "xcconfig", values: xcconfig.settings)],
                 handlers, notes: xcconfig.notes)
         } catch EmulationError.invalid(let issues) where !xcconfig.notes.isEmpty {
             // What the xcconfig files left aside may be why a setting is missing: say it beside the issues.

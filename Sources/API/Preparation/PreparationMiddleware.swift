@@ -28,14 +28,20 @@ struct PreparationMiddleware: HTTPMiddleware {
             return try next(request, context)
         }
         let prepare = preparation.prepare
-        let outcome: Result<any Sendable, any Error>
-        if let pool, let tenant = context[AuthenticatedTenant.self] {
-            outcome = try pool.run(tenant: tenant.id) { Result { try prepare(request) } }
+        // An upload's gzip coding is removed in the job too: inflating is the heaviest part of a gzip bomb. A
+        // body that does not decode is answered here, before the idempotency middleware (nothing was done).
+        let job: @Sendable () throws -> (HTTPRequest, Result<any Sendable, any Error>) = {
+            var request = request
+            try request.decodeContentCoding()
+            return (request, Result { try prepare(request) })
+        }
+        let (decoded, outcome) = if let pool, let tenant = context[AuthenticatedTenant.self] {
+            try pool.run(tenant: tenant.id, job)
         } else {
-            outcome = Result { try prepare(request) }
+            try job()
         }
         var context = context
         context[PreparedRequest.self] = outcome
-        return try next(request, context)
+        return try next(decoded, context)
     }
 }

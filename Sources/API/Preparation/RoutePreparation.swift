@@ -1,7 +1,7 @@
 import HTTPServer
 
-/// The heavy part of a route that reads only the request — an upload's archive inspection, inflation and plist
-/// parsing — declared apart from the handler so that ``PreparationMiddleware`` runs it **before** the writes
+/// The heavy part of a route that reads only the request — an upload's gzip inflation, archive inspection and
+/// plist parsing — declared apart from the handler so that ``PreparationMiddleware`` runs it **before** the writes
 /// begin: outside the idempotency middleware's gate and transaction (a keyed upload once held every tenant's
 /// writes for the whole of its archive's inspection), on the ``Service/HeavyWorkPool``'s threads, counted
 /// against the tenant's own share of them.

@@ -101,7 +101,7 @@ struct RateLimitMiddleware: HTTPMiddleware {
 
     /// Whether `request` announces a body it does not carry: the server is answering from its head.
     static func bodyUnread(_ request: HTTPRequest) -> Bool {
-        guard request.body.isEmpty else { return false }
+        guard request.bodyCount == 0 else { return false }
         if request.headers["Transfer-Encoding"] != nil { return true }
         guard let length = request.headers["Content-Length"] else { return false }
         return length != "0"

@@ -82,6 +82,7 @@ extension EventLoop {
             case .needMore:
                 return offset
             case .bodyPending(let expectsContinue):
+                if connection.parser.awaitsAdmission, !admitUpload(on: connection, into: &out) { return offset }
                 if answerBeforeBody(on: connection, into: &out) { return offset }
                 if expectsContinue { out.append("HTTP/1.1 100 Continue\r\n\r\n") }  // RFC 9110 §15.2.1
             case .request(let parsed):

@@ -69,6 +69,7 @@ extension EventLoop {
         let context = HTTPRequestContext(
             requestId: clientRequestId ?? "", logger: logger, remoteAddress: connection.remoteAddress)
         guard responder.answersWithoutBody(head, context: context) else { return false }
+        connection.parser.abandon()  // an upload's spool and admission go now, not with the connection
         respond(
             to: HTTPRequestParser.Parsed(request: head, keepAlive: false, clientRequestId: clientRequestId), on: connection,
             into: &out, inline: true)
@@ -162,5 +163,30 @@ extension EventLoop {
             into: &out, status: status, headers: response.headers, framing: .length(body.count),
             keepAlive: false, version: .http1_1, date: dateCache.value, requestId: requestId)
         out.append(contentsOf: body)
+    }
+}
+
+extension EventLoop {
+    /// Asks the server's `uploadAdmission` about the upload whose head was just read, before its body is: an
+    /// admitted one's lease goes with the parser into the request; a refused one is answered now, with
+    /// `Connection: close`, and its body never read. Returns whether the body may be read.
+    func admitUpload(on connection: Connection, into out: inout [UInt8]) -> Bool {
+        connection.parser.awaitsAdmission = false
+        guard let admission = settings.uploadAdmission else { return true }
+        let head = connection.parser.headRequest()
+        switch admission(head) {
+        case .admitted(let lease):
+            connection.parser.lease = lease
+            return true
+        case .refused(let response):
+            let clientRequestId = connection.parser.clientRequestId
+            let parsed = HTTPRequestParser.Parsed(request: head, keepAlive: false, clientRequestId: clientRequestId)
+            settings.tally.refused(status: response.status.code)
+            write(response, to: parsed, requestId: clientRequestId ?? requestIds.next(), on: connection, into: &out)
+            connection.parser.abandon()
+            if case .requests = connection.phase { connection.phase = .closing }
+            connection.input = []
+            return false
+        }
     }
 }

@@ -25,6 +25,8 @@ struct LoopSettings: Sendable {
     let tally: ConnectionTally
     /// Which requests go to the worker pool, under which key (see `HTTPServerConfiguration.offloadKey`).
     let offloadKey: (@Sendable (HTTPRequest) -> String?)?
+    /// Whether an upload may be read (see `HTTPServerConfiguration.uploadAdmission`).
+    let uploadAdmission: (@Sendable (HTTPRequest) -> UploadAdmission)?
 
     init(_ configuration: HTTPServerConfiguration, tally: ConnectionTally = ConnectionTally()) {
         self.tally = tally
@@ -41,5 +43,6 @@ struct LoopSettings: Sendable {
         maxStreamBacklog = max(1, configuration.maxStreamBacklog)
         gzipMinimumSize = max(0, configuration.gzipMinimumSize)
         offloadKey = configuration.offloadKey
+        uploadAdmission = configuration.uploadAdmission
     }
 }

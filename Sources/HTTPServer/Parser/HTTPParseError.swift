@@ -14,6 +14,9 @@ struct HTTPParseError: Error, Equatable, Sendable {
     static let bareLF = HTTPParseError(
         status: .badRequest, detail: "A line of the request ends in a bare LF; HTTP/1.1 lines end in CRLF.")
     static let bodyTooLarge = HTTPParseError(status: .contentTooLarge, detail: "The request body is too large.")
+    /// The temporary file an upload's body is spooled to could not be made or written (a full disk).
+    static let bodyUnstorable = HTTPParseError(
+        status: .serviceUnavailable, detail: "The server cannot store the request body now; retry later.")
     static let decodedBodyTooLarge = HTTPParseError(
         status: .contentTooLarge, detail: "The request body is too large once decoded.")
 }

@@ -33,9 +33,20 @@ extension HTTPRequestParser {
     }
 
     /// Reports the request whose body is complete, its gzip coding removed first: bounded by the body limit
-    /// once decoded (`413`, so a small bomb cannot inflate without end), malformed gzip a `400`.
+    /// once decoded (`413`, so a small bomb cannot inflate without end), malformed gzip a `400`. An upload's
+    /// body keeps its coding here, and its spool is mapped: the worker answering it decodes it
+    /// (``HTTPRequest/decodeDeferredContentCoding()``), so hundreds of MiB are never inflated on an event loop.
     mutating func finish(_ offset: Int) -> (consumed: Int, event: Event) {
-        if head.gzipCodings > 0, !body.isEmpty {
+        let gzipped = head.gzipCodings > 0 && receivedBodyBytes > 0
+        if isUpload {
+            var spooled: SpooledBody?
+            if let spool {
+                guard let mapped = spool.finish() else { return fail(offset, .bodyUnstorable) }
+                spooled = mapped
+            }
+            return (offset, .request(emit(spooled: spooled, gzipLimit: gzipped ? currentBodyLimit() : nil)))
+        }
+        if gzipped {
             switch Gzip.decompress(body, limit: max(limits.maxBodySize, currentBodyLimit())) {
             case .decoded(let decoded):
                 body = decoded

@@ -36,22 +36,34 @@ extension HTTPRequestParser {
         }
 
         bodyLimit = nil
-        if chunked || (head.contentLength ?? 0) > 0, let error = contentCodingError() { return .failure(error) }
+        isUpload = false
+        let length = head.contentLength ?? 0
+        if chunked || length > 0 {
+            if let error = contentCodingError() { return .failure(error) }
+            // A route allowed past the general limit takes uploads: asked of every request with a body, once.
+            isUpload = limits.bodySizeLimit != nil && currentBodyLimit() > limits.maxBodySize
+        }
         if chunked {
             state = .chunkSize
-            return .bodyPending(expectsContinue: expectContinue && bodyBytesAvailable == 0)
+            return pendingBody(expectsContinue: expectContinue && bodyBytesAvailable == 0)
         }
-        let length = head.contentLength ?? 0
         if length > limits.maxBodySize, length > currentBodyLimit() { return .failure(.bodyTooLarge) }
         if length == 0 {
             state = .fixedBody(remaining: 0)
             return nil
         }
-        // Reserved up to 1 MiB: an upload announced larger grows as its bytes really arrive.
-        body.reserveCapacity(min(length, 1 << 20))
+        // Reserved up to 1 MiB: an upload announced larger grows as its bytes really arrive (and is spooled).
+        body.reserveCapacity(min(length, Self.spoolThreshold))
         state = .fixedBody(remaining: length)
-        guard bodyBytesAvailable < length else { return nil }
-        return .bodyPending(expectsContinue: expectContinue && bodyBytesAvailable == 0)
+        guard bodyBytesAvailable < length || isUpload else { return nil }
+        return pendingBody(expectsContinue: expectContinue && bodyBytesAvailable == 0)
+    }
+
+    /// `bodyPending`, which an upload's head always reports (its body there already or not), so that the
+    /// connection asks the server's admission of it before reading the body (``awaitsAdmission``).
+    private mutating func pendingBody(expectsContinue: Bool) -> Event {
+        awaitsAdmission = isUpload
+        return .bodyPending(expectsContinue: expectsContinue)
     }
 
     /// Parses `chunk-size [ chunk-ext ]` (RFC 9112 §7.1); nil when it is acceptable.
@@ -79,7 +91,9 @@ extension HTTPRequestParser {
             headBytes = 0
             return nil
         }
-        if size > limits.maxBodySize - body.count, size > currentBodyLimit() - body.count { return .bodyTooLarge }
+        // Judged at the chunk's size line, before its data: a body is refused the moment it would pass its limit.
+        let received = receivedBodyBytes
+        if size > limits.maxBodySize - received, size > currentBodyLimit() - received { return .bodyTooLarge }
         state = .chunkData(remaining: size)
         return nil
     }

@@ -60,6 +60,20 @@ struct HTTPRequestParser {
     var body: [UInt8] = []
     /// The current request's body limit once asked for (see `currentBodyLimit()`); nil until then.
     var bodyLimit: Int?
+    /// Whether the current request's route allows a body past `maxBodySize` (an upload): its body is spooled
+    /// past ``spoolThreshold``, it is admitted from its head (``awaitsAdmission``), and its gzip coding is
+    /// removed by the worker that answers it rather than here.
+    var isUpload = false
+    /// Whether an upload's head was reported (`bodyPending`) and the connection has not yet asked the server's
+    /// admission for it; the connection clears it.
+    var awaitsAdmission = false
+    /// What the admission handed out for the current upload, carried by the request it becomes.
+    var lease: (any AnyObject & Sendable)?
+    /// The upload's body once it passed ``spoolThreshold``; `body` is then empty.
+    var spool: BodySpool?
+
+    /// The size past which an upload's body goes to a temporary file instead of memory.
+    static let spoolThreshold = 1 << 20
 
     init(limits: Limits) { self.limits = limits }
 
@@ -109,7 +123,9 @@ struct HTTPRequestParser {
             case .fixedBody(let remaining):
                 let count = min(remaining, buffer.count - offset)
                 if count > 0 {
-                    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count]))
+                    if let error = appendBody(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])) {
+                        return fail(offset, error)
+                    }
                     offset += count
                 }
                 if count == remaining { return finish(offset) }
@@ -127,7 +143,9 @@ struct HTTPRequestParser {
             case .chunkData(let remaining):
                 let count = min(remaining, buffer.count - offset)
                 if count > 0 {
-                    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count]))
+                    if let error = appendBody(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])) {
+                        return fail(offset, error)
+                    }
                     offset += count
                 }
                 if count < remaining {
@@ -167,8 +185,38 @@ struct HTTPRequestParser {
     }
 
     mutating func fail(_ offset: Int, _ error: HTTPParseError) -> (consumed: Int, event: Event) {
-        state = .failed
+        abandon()
         return (offset, .failure(error))
+    }
+
+    /// Gives up the current request: nothing more is parsed, and its body, spool and admission are let go now
+    /// rather than when the connection is (a refused upload holds none of them while its answer is sent).
+    mutating func abandon() {
+        state = .failed
+        body = []
+        spool = nil
+        lease = nil
+        isUpload = false
+        awaitsAdmission = false
+    }
+
+    /// The bytes of the current body received so far, in memory or spooled.
+    var receivedBodyBytes: Int { spool?.count ?? body.count }
+
+    /// Appends body bytes: to memory, or, for an upload past ``spoolThreshold``, to its spool (memory then holds
+    /// none of it). Returns the error to fail with when the spool cannot be written.
+    @inline(__always)
+    mutating func appendBody(_ bytes: UnsafeRawBufferPointer) -> HTTPParseError? {
+        if let spool { return spool.write(bytes) ? nil : .bodyUnstorable }
+        if isUpload, body.count + bytes.count > Self.spoolThreshold {
+            guard let spool = BodySpool() else { return .bodyUnstorable }
+            let written = body.withUnsafeBytes { spool.write($0) } && spool.write(bytes)
+            body = []
+            self.spool = spool
+            return written ? nil : .bodyUnstorable
+        }
+        body.append(contentsOf: bytes)
+        return nil
     }
 
     private enum LineResult {
@@ -211,15 +259,22 @@ struct HTTPRequestParser {
     }
 
     /// The finished request; the parser is reset for the next one on the connection.
-    mutating func emit() -> Parsed {
-        let request = HTTPRequest(
+    mutating func emit(spooled: SpooledBody? = nil, gzipLimit: Int? = nil) -> Parsed {
+        var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version,
             headers: HTTPHeaders(head.fields), body: body)
+        if spooled != nil || lease != nil || gzipLimit != nil {
+            request.extras = RequestBodyExtras(spooled: spooled, lease: lease, gzipLimit: gzipLimit)
+        }
         let parsed = Parsed(request: request, keepAlive: head.keepAlive, clientRequestId: head.clientRequestId)
         state = .requestLine
         headBytes = 0
         head = RequestHead()
         body = []
+        spool = nil
+        lease = nil
+        isUpload = false
+        awaitsAdmission = false
         return parsed
     }
 }

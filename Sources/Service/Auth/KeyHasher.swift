@@ -19,7 +19,7 @@ public enum KeyHasher {
     }
 
     /// The lower-case hex SHA-256 of the bytes at `input`.
-    static func sha256Hex(_ input: UnsafeRawBufferPointer) -> String {
+    public static func sha256Hex(_ input: UnsafeRawBufferPointer) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
             var length: UInt32 = 0
             if sha256 == nil || EVP_Digest(input.baseAddress, input.count, digest.baseAddress, &length, sha256, nil) != 1 {

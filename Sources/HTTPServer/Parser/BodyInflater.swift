@@ -1,0 +1,75 @@
+import CLibz
+
+/// Removes a gzip coding (RFC 1952; RFC 9110 §8.4.1.3) from a body of any size, off the event loops: the content
+/// goes to memory while it is small and to a ``BodySpool`` past `spoolThreshold`, and decoding stops as soon as it
+/// passes `limit`, so a small bomb costs at most `limit` bytes of disk and the CPU to inflate them.
+enum BodyInflater {
+    /// What the content became.
+    enum Result {
+        case bytes([UInt8])
+        case spooled(SpooledBody)
+        /// Past `limit`: decoding stopped there.
+        case tooLarge
+        /// Not gzip, truncated, or followed by something that is not another member.
+        case malformed
+        /// The content could not be written to a temporary file.
+        case unstorable
+    }
+
+    static func inflate(_ input: UnsafeRawBufferPointer, limit: Int, spoolThreshold: Int) -> Result {
+        var stream = z_stream()
+        // windowBits 15 + 16: a gzip wrapper only.
+        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK,
+              let base = input.baseAddress
+        else { return .malformed }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var spool: BodySpool?
+        var total = 0
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
+        defer { chunk.deallocate() }
+        var remaining = input.count
+        stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
+        while true {
+            // zlib counts in 32 bits: feed at most 1 GiB at a time.
+            if stream.avail_in == 0, remaining > 0 {
+                let step = min(remaining, 1 << 30)
+                stream.avail_in = uInt(step)
+                remaining -= step
+            }
+            stream.next_out = chunk.baseAddress!.assumingMemoryBound(to: Bytef.self)
+            stream.avail_out = uInt(chunk.count)
+            let status = CLibz.inflate(&stream, Z_NO_FLUSH)
+            let produced = chunk.count - Int(stream.avail_out)
+            total += produced
+            guard total <= limit else { return .tooLarge }
+            let piece = UnsafeRawBufferPointer(rebasing: chunk[..<produced])
+            if let spool {
+                guard spool.write(piece) else { return .unstorable }
+            } else if output.count + produced > spoolThreshold {
+                guard let made = BodySpool() else { return .unstorable }
+                let ok = output.withUnsafeBytes { made.write($0) } && made.write(piece)
+                guard ok else { return .unstorable }
+                output = []
+                spool = made
+            } else {
+                output.append(contentsOf: piece)
+            }
+            switch status {
+            case Z_STREAM_END:
+                // Another member may follow (RFC 1952 §2.2).
+                guard stream.avail_in > 0 || remaining > 0 else {
+                    guard let spool else { return .bytes(output) }
+                    return spool.finish().map { .spooled($0) } ?? .unstorable
+                }
+                guard inflateReset(&stream) == Z_OK else { return .malformed }
+            case Z_OK:
+                continue
+            case Z_BUF_ERROR where produced > 0:
+                continue
+            default:
+                return .malformed
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+extension HTTPRequest {
+    /// Whether the body still has its gzip coding, left by the parser for whoever answers the request to remove
+    /// (``decodeContentCoding()``): a middleware that wants the inflating done on threads of its own, or else the
+    /// route's handler, just before it runs.
+    public var hasDeferredContentCoding: Bool { extras?.gzipLimit != nil }
+
+    /// Removes the gzip coding the parser left on an upload's body (see ``hasDeferredContentCoding``), on the
+    /// calling thread. Throws the problem to answer instead: `413` past the request's body limit once decoded,
+    /// `400` for bad gzip (with `Accept-Encoding`), `503` when no spool can be written.
+    public mutating func decodeContentCoding() throws(HTTPProblem) {
+        guard let error = decodeDeferredContentCoding() else { return }
+        var headers = HTTPHeaders()
+        if error.status == .badRequest { headers.add("Accept-Encoding", HTTPRequestParser.acceptedContentCodings) }
+        throw HTTPProblem(status: error.status, detail: error.detail, headers: headers)
+    }
+
+    /// Removes the gzip coding the parser left on an upload's body (``HTTPRequestParser/finish(_:)``), so that
+    /// the inflating happens on the worker answering the request, not on an event loop: the content goes to
+    /// memory, or to a spool when large, bounded by the request's body limit; the handler then sees it as if it
+    /// had been sent uncoded. Returns the error to answer instead (`413` past the limit, `400` for bad gzip).
+    mutating func decodeDeferredContentCoding() -> HTTPParseError? {
+        guard let extras, let limit = extras.gzipLimit else { return nil }
+        let result = withBodyBytes {
+            BodyInflater.inflate($0, limit: limit, spoolThreshold: HTTPRequestParser.spoolThreshold)
+        }
+        var spooled: SpooledBody?
+        switch result {
+        case .bytes(let bytes): body = bytes
+        case .spooled(let spool):
+            body = []
+            spooled = spool
+        case .tooLarge: return .decodedBodyTooLarge
+        case .malformed: return .badRequest("The request body is not valid gzip.")
+        case .unstorable: return .bodyUnstorable
+        }
+        self.extras = RequestBodyExtras(spooled: spooled, lease: extras.lease, gzipLimit: nil)
+        headers.remove("Content-Encoding")
+        return nil
+    }
+}
