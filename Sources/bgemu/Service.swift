@@ -74,7 +74,10 @@ struct Service {
         environment.forecasts = forecasts
         // Uploads' inspection on threads of the lowest scheduling class, one job per tenant at a time: a tenant's
         // heavy uploads use what the other tenants' requests leave of the processors.
-        let heavyWork = HeavyWorkPool(threads: HTTPServerConfiguration.activeProcessorCount)
+        // Its queue per tenant holds every upload the tenant may have at once (and the JSON installs beside them).
+        let heavyWork = HeavyWorkPool(
+            threads: HTTPServerConfiguration.activeProcessorCount,
+            maximumQueuedPerTenant: max(4, 2 * configuration.maxUploadsPerTenant))
         heavyWork.start()
         environment.heavyWork = heavyWork
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
