@@ -38,6 +38,7 @@ public struct ZipEntryCursor<Source: ZipByteSource> {
         let start = entry.localHeaderOffset
         let headerEnd = try Checked.sum(
             start, UInt64(LocalHeader.fixedLength + entry.nameLength), "an entry's local header")
+        guard headerEnd <= UInt64(end.directory.lowerBound) else { throw .outOfBounds("an entry's local header") }
         let dataEnd = try Checked.sum(headerEnd, entry.compressedSize, "an entry's data")
         guard dataEnd <= UInt64(end.directory.lowerBound) else { throw .outOfBounds("an entry's data") }
         extents.append((start, dataEnd))

@@ -3,8 +3,8 @@
 
 Tests/Fixtures/ArchiveCrashes/*.zip: small .ipa-shaped archives whose central directory declares, through a ZIP64
 extended-information extra field, a size or an offset that crashed the service's old archive reader (ZIPFoundation
-0.9.20 and the sum in AppArchive.swift). Tests/Fuzz/ZipArchive/corpus/*.zip: well-formed .ipa-shaped archives, stored,
-deflated and ZIP64, that seed the zip reader's fuzzer. Tests/Fuzz/InfoPlist/corpus/*.bplist: the real Info.plist
+0.9.20 and the sum in AppArchive.swift). Tests/Fixtures/Archives/*.zip (those named here): well-formed .ipa-shaped
+archives, stored, deflated, with data descriptors and ZIP64, read by the tests and seeding the zip reader's fuzzer. Tests/Fuzz/InfoPlist/corpus/*.bplist: the real Info.plist
 fixtures converted to binary property lists, that seed the plist reader's fuzzer (the XML ones are read from
 Tests/Fixtures/RealProjects itself).
 
@@ -17,7 +17,7 @@ import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 CRASHES = ROOT / "Tests/Fixtures/ArchiveCrashes"
-ZIP_CORPUS = ROOT / "Tests/Fuzz/ZipArchive/corpus"
+ARCHIVES = ROOT / "Tests/Fixtures/Archives"
 PLIST_CORPUS = ROOT / "Tests/Fuzz/InfoPlist/corpus"
 REAL = ROOT / "Tests/Fixtures/RealProjects"
 
@@ -104,7 +104,7 @@ CRASH_FIXTURES = {
 }
 
 
-def real_ipa(plist_name, method, zip64=False):
+def real_ipa(plist_name, method, zip64=False, flags=0):
     """An .ipa shaped as Xcode exports one: the app's Info.plist (a real project's, as binary), its executable, a
     framework and an app extension with their own Info.plists, and a folder entry."""
     plist = plistlib.dumps(plistlib.loads((REAL / plist_name).read_bytes()), fmt=plistlib.FMT_BINARY)
@@ -115,7 +115,8 @@ def real_ipa(plist_name, method, zip64=False):
         ("Payload/App.app/Frameworks/Kit.framework/Kit", BINARY * 4),
         ("Payload/App.app/PlugIns/Widget.appex/Info.plist", small),
     ]
-    return archive([{"name": n, "data": d, "method": 0 if n.endswith("/") else method, "zip64": zip64}
+    return archive([{"name": n, "data": d, "method": 0 if n.endswith("/") else method, "zip64": zip64,
+                     "flags": flags}
                     for n, d in names], zip64_end=zip64)
 
 
@@ -123,6 +124,7 @@ CORPUS = {
     "ipa-deflate.zip": real_ipa("netnewswire-ios-Info.plist", 8),
     "ipa-stored.zip": real_ipa("mullvad-ios-Info.plist", 0),
     "ipa-zip64.zip": real_ipa("loop-Info.plist", 8, zip64=True),
+    "ipa-data-descriptor.zip": real_ipa("signal-ios-Info.plist", 8, flags=0x0008),
     "app-folder-comment.zip": archive([{"name": "Sky.app/Info.plist", "data": PLIST}], comment=b"made for the corpus"),
     "empty.zip": archive([]),
 }
@@ -132,7 +134,7 @@ def main():
     for name, data in CRASH_FIXTURES.items():
         (CRASHES / name).write_bytes(data)
     for name, data in CORPUS.items():
-        (ZIP_CORPUS / name).write_bytes(data)
+        (ARCHIVES / name).write_bytes(data)
     for source in sorted(REAL.glob("*-Info.plist")):
         binary = plistlib.dumps(plistlib.loads(source.read_bytes()), fmt=plistlib.FMT_BINARY)
         (PLIST_CORPUS / (source.stem + ".bplist")).write_bytes(binary)
