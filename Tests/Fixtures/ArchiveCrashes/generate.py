@@ -6,7 +6,8 @@ extended-information extra field, a size or an offset that crashed the service's
 0.9.20 and the sum in AppArchive.swift). Tests/Fixtures/Archives/*.zip (those named here): well-formed .ipa-shaped
 archives, stored, deflated, with data descriptors and ZIP64, read by the tests and seeding the zip reader's fuzzer. Tests/Fuzz/InfoPlist/corpus/*.bplist: the real Info.plist
 fixtures converted to binary property lists, that seed the plist reader's fuzzer (the XML ones are read from
-Tests/Fixtures/RealProjects itself).
+Tests/Fixtures/RealProjects itself). Tests/Fixtures/PlistCrashes/set-in-binary-plist.bplist: the binary plist that
+crashes Foundation's PropertyListSerialization on Linux.
 
 Run from anywhere: python3 Tests/Fixtures/ArchiveCrashes/generate.py
 """
@@ -19,6 +20,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 CRASHES = ROOT / "Tests/Fixtures/ArchiveCrashes"
 ARCHIVES = ROOT / "Tests/Fixtures/Archives"
 PLIST_CORPUS = ROOT / "Tests/Fuzz/InfoPlist/corpus"
+PLIST_CRASHES = ROOT / "Tests/Fixtures/PlistCrashes"
 REAL = ROOT / "Tests/Fixtures/RealProjects"
 
 MAX64 = (1 << 64) - 1
@@ -130,11 +132,21 @@ CORPUS = {
 }
 
 
+def set_in_binary_plist():
+    """A binary Info.plist whose UIBackgroundModes is a set (marker 0xC1) where plistlib wrote an array (0xA1):
+    swift-corelibs-foundation's PropertyListSerialization dies of a null pointer bridging it (found by the fuzzer)."""
+    plist = bytearray(plistlib.dumps({"CFBundleIdentifier": "org.example.set", "UIBackgroundModes": ["fetch"]},
+                                     fmt=plistlib.FMT_BINARY))
+    plist[plist.index(bytes([0xA1]))] = 0xC1
+    return bytes(plist)
+
+
 def main():
     for name, data in CRASH_FIXTURES.items():
         (CRASHES / name).write_bytes(data)
     for name, data in CORPUS.items():
         (ARCHIVES / name).write_bytes(data)
+    (PLIST_CRASHES / "set-in-binary-plist.bplist").write_bytes(set_in_binary_plist())
     for source in sorted(REAL.glob("*-Info.plist")):
         binary = plistlib.dumps(plistlib.loads(source.read_bytes()), fmt=plistlib.FMT_BINARY)
         (PLIST_CORPUS / (source.stem + ".bplist")).write_bytes(binary)
