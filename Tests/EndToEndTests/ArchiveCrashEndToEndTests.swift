@@ -1,11 +1,14 @@
 import Foundation
 import Glibc
 import Testing
+import ZIPFoundation
 
 /// Issue 26 against the real executable: the archives that crashed the whole service (for every tenant) are each
 /// refused with a `422` problem, posted as `application/zip`, as `application/octet-stream` and as a multipart
 /// `infoPlist` part, and the same process still answers, another tenant included; and a large body that is not a zip
 /// is refused for little CPU (the end record is looked for only in its last 65,557 bytes, not over the whole body).
+/// Likewise the binary Info.plist the plist fuzzer found (it holds a set: Foundation's parser died of a null pointer),
+/// alone or inside an `.ipa`.
 @Suite(.serialized) struct ArchiveCrashEndToEndTests {
     static let key = "archive-crash-e2e-key-0123456789"
     static let boundary = "bgemu-e2e-boundary-26"
@@ -56,6 +59,29 @@ import Testing
             #expect(try other.request("POST", "/v1/devices", json: #"{"name":"bystander"}"#).status == 201)
         }
         #expect(!service.output.contains("runtime failure") && !service.output.contains("Fatal error"), "\(service.output)")
+    }
+
+    @Test func aBinaryPlistHoldingASetIsRefusedInEveryFormAndTheServiceStillAnswers() throws {
+        let service = try LiveService()
+        try service.start(apiKey: Self.key)
+        defer { service.stop() }
+        let client = service.client(key: Self.key)
+        let device = try #require(try client.request("POST", "/v1/devices", json: #"{"name":"ci"}"#).json["id"] as? String)
+        let plist = Array(try Data(contentsOf: CommandLineRunner.fixtures.appendingPathComponent("PlistCrashes/set-in-binary-plist.bplist")))
+        let ipa = try Archive(data: Data(), accessMode: .create)
+        try ipa.addEntry(with: "Payload/Set.app/Info.plist", type: .file, uncompressedSize: Int64(plist.count),
+                         compressionMethod: .deflate) { position, size in Data(plist[Int(position)..<Int(position) + size]) }
+        let zipped = Array(ipa.data ?? Data())
+        let forms = [("application/x-plist", plist)] + Self.forms(of: plist).filter { $0.0 != "application/zip" }
+            + [("application/zip", zipped)]
+        for (type, body) in forms {
+            let answer = try client.request("POST", "/v1/devices/\(device)/apps", body: body, headers: [("Content-Type", type)])
+            #expect(answer.status == 422, "as \(type): \(answer.status) \(answer.text)")
+            #expect(answer.header("Content-Type") == "application/problem+json", "as \(type)")
+            #expect(answer.text.contains("holds a set"), "as \(type): \(answer.text)")
+            #expect(service.process?.isRunning == true, "as \(type) ended the service:\n\(service.output)")
+            #expect(try service.client().request("GET", "/healthz").status == 200)
+        }
     }
 
     @Test func aLargeBodyThatIsNotAZipIsRefusedForLittleCPU() throws {
