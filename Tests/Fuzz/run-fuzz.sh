@@ -13,12 +13,14 @@
 # Needs only the Swift toolchain (it ships libFuzzer, AddressSanitizer and lld); no apt packages.
 #
 # Exits non-zero when the fuzzer finds a crash, a sanitizer error, a broken invariant, a hang or a leak (not for plist,
-# whose leaks are Foundation's own and known: Tests/Fuzz/InfoPlist/known-leaks/README.md); the input is saved in the target's artifacts/ folder and the line to reproduce it is printed.
+# whose leaks are Foundation's own and known: Tests/Fuzz/InfoPlist/known-leaks/README.md); the input is saved in the
+# target's artifacts/ folder and the line to reproduce it is printed.
 # Usage: Tests/Fuzz/run-fuzz.sh [--target http|zip|plist] [SECONDS] [more libFuzzer options, such as -runs=10000000]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 target=http
+leaks=1
 if [ "${1:-}" = "--target" ]; then
     target=${2:-}
     shift 2 || { echo "run-fuzz: --target needs a name: http, zip or plist" >&2; exit 2; }
@@ -65,6 +67,7 @@ plist)
     # Foundation's plist parser leaks on damaged input (Tests/Fuzz/InfoPlist/known-leaks/README.md): leaks are not
     # looked for here, crashes, sanitizer errors and hangs are.
     options+=(-detect_leaks=0)
+    leaks=0
     ;;
 *)
     echo "run-fuzz: no target '$target': http, zip or plist" >&2
@@ -80,7 +83,7 @@ swiftc -swift-version 6 -enable-upcoming-feature ExistentialAny -warnings-as-err
 
 # The Swift runtime's own crash handler would fight AddressSanitizer's; libFuzzer reports crashes itself.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=$leaks}"
 
 log="$out/fuzz.log"
 echo "run-fuzz: fuzzing $target for ${duration}s (log: $log)"
