@@ -57,11 +57,13 @@ enum AppArchive {
         }
     }
 
-    /// The entry of the app's own `Info.plist`, after every entry has been checked.
+    /// The entry of the app's own `Info.plist`, after every entry has been checked. Of the candidates, only the
+    /// first few at the shallowest depth are kept (to name them when there are several apps), so memory stays
+    /// bounded whatever the directory holds.
     private static func appInfoPlist(in archive: ZipReader<UnsafeRawBufferPointer>) throws -> ZipEntry {
         var entries = archive.entries(maximumCount: maximumEntries)
         var total: UInt64 = 0
-        var candidates: [ZipEntry] = []
+        var shallowest = Candidates()
         do {
             while let entry = try entries.next() {
                 let path = entry.path
@@ -71,22 +73,37 @@ enum AppArchive {
                     throw refused("would inflate to more than \(maximumUncompressedSize >> 30) GiB (a zip bomb?)")
                 }
                 total = sum
-                if entry.isFile, isAppInfoPlist(path) { candidates.append(entry) }
+                if entry.isFile, isAppInfoPlist(path) { shallowest.add(entry, depth: depth(path)) }
             }
         } catch ZipError.tooManyEntries {
             throw refused("has more than \(maximumEntries) entries")
         } catch let error as ZipError {
             throw damaged(error)
         }
-        guard let shallowest = candidates.map({ depth($0.path) }).min() else {
+        guard let entry = shallowest.kept.first else {
             throw refused("holds no app: expected Payload/NAME.app/Info.plist (an .ipa) or NAME.app/Info.plist")
         }
-        let apps = candidates.filter { depth($0.path) == shallowest }
-        guard apps.count == 1, let entry = apps.first else {
-            let names = apps.map { quoted(String($0.path.dropLast("/Info.plist".count))) }.joined(separator: ", ")
-            throw refused("holds several apps (\(names)); upload one")
+        guard shallowest.count == 1 else {
+            var names = shallowest.kept.map { quoted(String($0.path.dropLast("/Info.plist".count))) }
+            if shallowest.count > names.count { names.append("and \(shallowest.count - names.count) more") }
+            throw refused("holds several apps (\(names.joined(separator: ", "))); upload one")
         }
         return entry
+    }
+
+    /// The app Info.plists at the shallowest depth seen: how many, and the first few.
+    private struct Candidates {
+        static let named = 5
+        var depth = Int.max
+        var count = 0
+        var kept: [ZipEntry] = []
+
+        mutating func add(_ entry: ZipEntry, depth: Int) {
+            if depth < self.depth { (self.depth, count, kept) = (depth, 0, []) }
+            guard depth == self.depth else { return }
+            count += 1
+            if kept.count < Self.named { kept.append(entry) }
+        }
     }
 
     /// Why a path may not be in an archive (absolute, climbing with `..`, or holding a NUL), or nil.
