@@ -106,27 +106,6 @@ enum AppArchive {
         }
     }
 
-    /// Why a path may not be in an archive (absolute, climbing with `..`, or holding a NUL), or nil.
-    static func unsafePath(_ path: String) -> String? {
-        if path.hasPrefix("/") || path.hasPrefix("\\") { return "is absolute" }
-        if path.utf8.contains(0) { return "holds a NUL byte" }
-        let components = path.split(whereSeparator: { $0 == "/" || $0 == "\\" })
-        if components.contains("..") { return "climbs out of the archive (..)" }
-        return nil
-    }
-
-    /// `NAME.app/Info.plist` at the end of a path not inside macOS's resource forks (`__MACOSX/`), nor inside an
-    /// extension, a framework or another app (`X.app/PlugIns/Y.appex/Info.plist`, `X.app/Watch/W.app/Info.plist`).
-    static func isAppInfoPlist(_ path: String) -> Bool {
-        let components = path.split(separator: "/")
-        guard components.count >= 2, components.last == "Info.plist", components[components.count - 2].hasSuffix(".app"),
-              components.first != "__MACOSX"
-        else { return false }
-        return !components.dropLast(2).contains { $0.hasSuffix(".app") || $0.hasSuffix(".appex") || $0.hasSuffix(".framework") }
-    }
-
-    private static func depth(_ path: String) -> Int { path.split(separator: "/").count }
-
     private static func quoted(_ text: String) -> String { "\"\(text.prefix(200))\"" }
 
     private static func damaged(_ error: ZipError) -> EmulationError {
