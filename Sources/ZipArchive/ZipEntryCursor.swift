@@ -19,6 +19,8 @@ public struct ZipEntryCursor<Source: ZipByteSource> {
         self.end = end
         self.maximumCount = maximumCount
         position = end.directory.lowerBound
+        // The declared count, already held to what the directory's bytes can hold: room for every extent at once.
+        extents.reserveCapacity(Int(min(end.entryCount, UInt64(max(0, maximumCount)))))
     }
 
     /// The next entry, or nil after the last (and after the whole directory's checks); `ZipError` for the first

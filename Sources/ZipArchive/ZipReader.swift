@@ -26,6 +26,9 @@ public struct ZipReader<Source: ZipByteSource> {
         guard !entry.isEncrypted else { throw .encrypted }
         guard entry.method == 0 || entry.method == 8 else { throw .unsupportedMethod(entry.method) }
         guard limit >= 0, entry.uncompressedSize <= UInt64(limit) else { throw .tooLarge(limit: max(0, limit)) }
+        // Deflate inflates at most 1,032 times its size: an entry that declares more is damaged, and no limit the
+        // caller gives makes it allocate more than its stored bytes could fill.
+        if entry.method == 8, entry.uncompressedSize > Self.mostInflated(from: entry.compressedSize) { throw .sizeMismatch }
         let size = Int(entry.uncompressedSize)
         let data = try LocalHeader.dataRange(of: entry, in: source, endingBy: end.directory.lowerBound)
         let bytes = try source.withBytes(in: data) { stored throws(ZipError) -> [UInt8] in
@@ -35,5 +38,11 @@ public struct ZipReader<Source: ZipByteSource> {
         }
         guard bytes.withUnsafeBytes(CRC32.checksum) == entry.crc32 else { throw .crcMismatch }
         return bytes
+    }
+
+    /// The most bytes `compressedSize` bytes of deflate can inflate to (1,032:1, and a little for a tiny stream).
+    static func mostInflated(from compressedSize: UInt64) -> UInt64 {
+        let (most, overflow) = compressedSize.multipliedReportingOverflow(by: 1032)
+        return overflow ? .max : most.addingReportingOverflow(1024).overflow ? .max : most + 1024
     }
 }

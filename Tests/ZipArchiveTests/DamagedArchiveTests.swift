@@ -1,6 +1,6 @@
 import Testing
 import ZIPFoundation
-import ZipArchive
+@testable import ZipArchive
 
 /// Archives whose fields lie, each refused with the `ZipError` that says what is wrong, never read past.
 struct DamagedArchiveTests {
@@ -35,6 +35,15 @@ struct DamagedArchiveTests {
         var stored = try threeEntries(deflate: false)
         stored.set32(stored.centralEntries[2] + ArchivePatch.Central.uncompressedSize, 2)
         #expect(readingError(stored.bytes) == .sizeMismatch)
+    }
+
+    @Test func aDeflatedSizeBeyondDeflatesRatioIsRefusedBeforeAnyAllocation() throws {
+        // 1,000 bytes of "a" deflate to a dozen; declared as 3 GB (no ZIP64 needed), with no limit asked.
+        var patch = try threeEntries(deflate: true)
+        patch.set32(patch.centralEntries[0] + ArchivePatch.Central.uncompressedSize, 3_000_000_000)
+        #expect(readingError(patch.bytes, limit: .max) == .sizeMismatch)
+        #expect(ZipReader<UnsafeRawBufferPointer>.mostInflated(from: 10) == 11_344)
+        #expect(ZipReader<UnsafeRawBufferPointer>.mostInflated(from: .max / 1000) == .max)
     }
 
     @Test func aDeflateStreamCutShortOrDamagedIsRefused() throws {
