@@ -8,7 +8,8 @@
 # with the reader's own sources into one fuzzer with `swiftc -O -sanitize=fuzzer,address`, in .build-fuzz/ (git-ignored),
 # then runs it for SECONDS (default 60) on one core, starting from its seed corpus (http: Tests/Fuzz/corpus; zip: the
 # archives in Tests/Fixtures/Archives and the crash archives of issue 26 in Tests/Fixtures/ArchiveCrashes; plist: the
-# real projects' Info.plists in Tests/Fixtures/RealProjects and their binary forms in Tests/Fuzz/InfoPlist/corpus)
+# real projects' Info.plists in Tests/Fixtures/RealProjects, their binary forms in Tests/Fuzz/InfoPlist/corpus and the
+# plists that crashed Foundation in Tests/Fixtures/PlistCrashes)
 # plus whatever earlier runs added (.build-fuzz/corpus for http, .build-fuzz/TARGET/corpus for the others).
 # Needs only the Swift toolchain (it ships libFuzzer, AddressSanitizer and lld); no apt packages.
 #
@@ -62,7 +63,7 @@ plist)
     # The whole Emulation module (InfoPlist.parse and the build settings it expands), which imports only Foundation.
     mapfile -t sources < <(find Sources/Emulation -name '*.swift' | sort)
     sources+=(Tests/Fuzz/InfoPlist/*.swift Tests/Fuzz/FuzzCheck.swift)
-    corpora=(Tests/Fixtures/RealProjects Tests/Fuzz/InfoPlist/corpus)
+    corpora=(Tests/Fixtures/RealProjects Tests/Fuzz/InfoPlist/corpus Tests/Fixtures/PlistCrashes)
     options=(-dict=Tests/Fuzz/InfoPlist/plist.dict -max_len=65536)
     # Foundation's plist parser leaks on damaged input (Tests/Fuzz/InfoPlist/known-leaks/README.md): leaks are not
     # looked for here, crashes, sanitizer errors and hangs are.
