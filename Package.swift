@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "Locking", swiftSettings: strict),
         // Compact JSON with sorted keys, byte for byte Foundation's, for the hot answers and stored documents.
         .target(name: "CompactJSON", swiftSettings: strict),
+        // A total, read-only zip reader (ZIP64, stored and deflate) over bytes read in place: knows no HTTP, no iOS.
+        .target(name: "ZipArchive", dependencies: ["CLibz"], swiftSettings: strict),
         // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
         .target(name: "Emulation", swiftSettings: strict),
         // SQLite: migrations, the event log, the stores Emulation declares.
@@ -58,8 +60,8 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Emulation", "Service", "CompactJSON", "CCrypto", "Locking", .product(name: "Logging", package: "swift-log"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "HTTPServer", "Emulation", "Service", "CompactJSON", "CCrypto", "Locking", "ZipArchive",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
@@ -84,6 +86,11 @@ let package = Package(
         .testTarget(name: "BGEmuKitTests", dependencies: ["BGEmuKit", "BGEmuHTTP"], swiftSettings: strict),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation"], swiftSettings: strict),
         .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"], swiftSettings: strict),
+        .testTarget(
+            name: "ZipArchiveTests",
+            dependencies: ["ZipArchive", "CLibz", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
         .testTarget(
             name: "APITests",

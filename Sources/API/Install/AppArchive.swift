@@ -1,11 +1,12 @@
 import Emulation
-import Foundation
-import ZIPFoundation
+import ZipArchive
 
 /// A built app uploaded as a zip: an `.ipa` (`Payload/NAME.app/…`) or a zipped `NAME.app` folder. Only its
 /// `Info.plist` is read, and only after the archive has been checked: a bounded number of entries, a bounded
 /// uncompressed size (so a zip bomb is refused before anything is inflated), no entry path that climbs out
 /// of the archive (`../x`, `/etc/x`), and an `Info.plist` inflated under its own bound whatever its header says.
+/// The archive is read in place by `ZipReader`, which checks every size, offset and count it declares before use
+/// and looks for its end record only in its last 65,557 bytes: whatever the bytes, an answer or a refusal.
 enum AppArchive {
     static let maximumEntries = 100_000
     /// The most bytes the entries may inflate to, by their headers.
@@ -15,80 +16,101 @@ enum AppArchive {
 
     /// Whether `bytes` start like a zip archive (a local file header, or the end record of an empty one).
     static func looksLikeZip(_ bytes: [UInt8]) -> Bool {
-        bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06])
+        bytes.withUnsafeBytes { looksLikeZip($0) }
+    }
+
+    /// Whether `buffer` starts like a zip archive (a local file header, or the end record of an empty one).
+    static func looksLikeZip(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        buffer.starts(with: [0x50, 0x4B, 0x03, 0x04]) || buffer.starts(with: [0x50, 0x4B, 0x05, 0x06])
     }
 
     /// The bytes of the app's `Info.plist`; `EmulationError.invalid` on field `archive` says what is wrong.
     static func infoPlist(in bytes: [UInt8]) throws -> [UInt8] {
-        let archive: Archive
+        try bytes.withUnsafeBytes { try infoPlist(in: $0) }
+    }
+
+    /// The bytes of the app's `Info.plist`, read from `buffer` in place (an upload in memory or mapped from its
+    /// spooled file); `EmulationError.invalid` on field `archive` says what is wrong.
+    static func infoPlist(in buffer: UnsafeRawBufferPointer) throws -> [UInt8] {
+        let archive: ZipReader<UnsafeRawBufferPointer>
         do {
-            archive = try Archive(data: Data(bytes), accessMode: .read)
-        } catch {
+            archive = try ZipReader(buffer)
+        } catch .notAZip {
             throw refused("is not a zip archive (an .ipa or a zipped .app was expected)")
+        } catch {
+            throw damaged(error)
         }
-        var count = 0
-        var total: UInt64 = 0
-        var candidates: [Entry] = []
-        for entry in archive {
-            count += 1
-            if count > maximumEntries { throw refused("has more than \(maximumEntries) entries") }
-            let path = entry.path
-            if let problem = unsafePath(path) { throw refused("has an entry \(quoted(path)) \(problem)") }
-            total += entry.uncompressedSize
-            if total > maximumUncompressedSize {
-                throw refused("would inflate to more than \(maximumUncompressedSize >> 30) GiB (a zip bomb?)")
-            }
-            if entry.type == .file, isAppInfoPlist(path) { candidates.append(entry) }
-        }
-        guard let shallowest = candidates.map({ depth($0.path) }).min() else {
-            throw refused("holds no app: expected Payload/NAME.app/Info.plist (an .ipa) or NAME.app/Info.plist")
-        }
-        let apps = candidates.filter { depth($0.path) == shallowest }
-        guard apps.count == 1, let entry = apps.first else {
-            let names = apps.map { quoted(String($0.path.dropLast("/Info.plist".count))) }.joined(separator: ", ")
-            throw refused("holds several apps (\(names)); upload one")
-        }
+        let entry = try appInfoPlist(in: archive)
         if entry.uncompressedSize > UInt64(maximumInfoPlistSize) {
             throw refused("has an Info.plist larger than \(maximumInfoPlistSize >> 20) MiB")
         }
-        var plist: [UInt8] = []
         do {
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                plist += chunk
-                if plist.count > maximumInfoPlistSize { throw ArchiveLimit.infoPlistTooLarge }
-            }
-        } catch ArchiveLimit.infoPlistTooLarge {
-            throw refused("has an Info.plist that inflates past \(maximumInfoPlistSize >> 20) MiB")
+            return try archive.contents(of: entry, limit: maximumInfoPlistSize)
+        } catch .sizeMismatch {
+            throw refused("has an Info.plist that does not inflate to the size it declares (a damaged archive)")
+        } catch .encrypted {
+            throw refused("has an encrypted Info.plist")
+        } catch .unsupportedMethod(let method) {
+            throw refused("has an Info.plist compressed with method \(method); only stored (0) and deflate (8) are read")
         } catch {
-            throw refused("has an Info.plist that cannot be inflated (a damaged archive)")
+            throw refused("has an Info.plist that cannot be inflated (a damaged archive: \(error))")
         }
-        return plist
     }
 
-    private enum ArchiveLimit: Error { case infoPlistTooLarge }
-
-    /// Why a path may not be in an archive (absolute, climbing with `..`, or holding a NUL), or nil.
-    static func unsafePath(_ path: String) -> String? {
-        if path.hasPrefix("/") || path.hasPrefix("\\") { return "is absolute" }
-        if path.utf8.contains(0) { return "holds a NUL byte" }
-        let components = path.split(whereSeparator: { $0 == "/" || $0 == "\\" })
-        if components.contains("..") { return "climbs out of the archive (..)" }
-        return nil
+    /// The entry of the app's own `Info.plist`, after every entry has been checked. Of the candidates, only the
+    /// first few at the shallowest depth are kept (to name them when there are several apps), so memory stays
+    /// bounded whatever the directory holds.
+    private static func appInfoPlist(in archive: ZipReader<UnsafeRawBufferPointer>) throws -> ZipEntry {
+        var entries = archive.entries(maximumCount: maximumEntries)
+        var total: UInt64 = 0
+        var shallowest = Candidates()
+        do {
+            while let entry = try entries.next() {
+                let path = entry.path
+                if let problem = unsafePath(path) { throw refused("has an entry \(quoted(path)) \(problem)") }
+                let (sum, overflow) = total.addingReportingOverflow(entry.uncompressedSize)
+                if overflow || sum > maximumUncompressedSize {
+                    throw refused("would inflate to more than \(maximumUncompressedSize >> 30) GiB (a zip bomb?)")
+                }
+                total = sum
+                if entry.isFile, isAppInfoPlist(path) { shallowest.add(entry, depth: depth(path)) }
+            }
+        } catch ZipError.tooManyEntries {
+            throw refused("has more than \(maximumEntries) entries")
+        } catch let error as ZipError {
+            throw damaged(error)
+        }
+        guard let entry = shallowest.kept.first else {
+            throw refused("holds no app: expected Payload/NAME.app/Info.plist (an .ipa) or NAME.app/Info.plist")
+        }
+        guard shallowest.count == 1 else {
+            var names = shallowest.kept.map { quoted(String($0.path.dropLast("/Info.plist".count))) }
+            if shallowest.count > names.count { names.append("and \(shallowest.count - names.count) more") }
+            throw refused("holds several apps (\(names.joined(separator: ", "))); upload one")
+        }
+        return entry
     }
 
-    /// `NAME.app/Info.plist` at the end of a path not inside macOS's resource forks (`__MACOSX/`), nor inside an
-    /// extension, a framework or another app (`X.app/PlugIns/Y.appex/Info.plist`, `X.app/Watch/W.app/Info.plist`).
-    static func isAppInfoPlist(_ path: String) -> Bool {
-        let components = path.split(separator: "/")
-        guard components.count >= 2, components.last == "Info.plist", components[components.count - 2].hasSuffix(".app"),
-              components.first != "__MACOSX"
-        else { return false }
-        return !components.dropLast(2).contains { $0.hasSuffix(".app") || $0.hasSuffix(".appex") || $0.hasSuffix(".framework") }
-    }
+    /// The app Info.plists at the shallowest depth seen: how many, and the first few.
+    private struct Candidates {
+        static let named = 5
+        var depth = Int.max
+        var count = 0
+        var kept: [ZipEntry] = []
 
-    private static func depth(_ path: String) -> Int { path.split(separator: "/").count }
+        mutating func add(_ entry: ZipEntry, depth: Int) {
+            if depth < self.depth { (self.depth, count, kept) = (depth, 0, []) }
+            guard depth == self.depth else { return }
+            count += 1
+            if kept.count < Self.named { kept.append(entry) }
+        }
+    }
 
     private static func quoted(_ text: String) -> String { "\"\(text.prefix(200))\"" }
+
+    private static func damaged(_ error: ZipError) -> EmulationError {
+        refused("is a damaged zip archive: \(error)")
+    }
 
     private static func refused(_ problem: String) -> EmulationError {
         EmulationError.invalid([FieldIssue("archive", "the upload " + problem)])

@@ -39,6 +39,9 @@ public struct InfoPlist: Sendable, Equatable {
         _ bytes: [UInt8], settings: BuildSettings = BuildSettings(), requestedBundleId: String? = nil,
         settingsGiven: SettingsGiven = .upload
     ) throws -> InfoPlist {
+        if BinaryPropertyListCheck.claims(bytes), let problem = BinaryPropertyListCheck.problem(bytes) {
+            throw EmulationError.invalid([FieldIssue("Info.plist", "is not a property list (XML or binary): it \(problem)")])
+        }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
