@@ -43,6 +43,13 @@ extension BGTaskScheduler {
         /// `catch BGTaskScheduler.Error.immediateRunIneligible`.
         public static var immediateRunIneligible: Code { .immediateRunIneligible }
 
+        /// The error a submit throws for the service's refusal: its own code when it is one of Apple's, else
+        /// `.unavailable` with bgemu's reason as the detail (`appNotRunning`: the device had suspended the app while
+        /// its code ran outside a harness call, which iOS never lets happen).
+        static func refusing(_ problem: ServiceProblem) -> BGTaskScheduler.Error {
+            mapping(problem) ?? .init(.unavailable, detail: "bgemu refused the submit: \(problem)")
+        }
+
         /// The error iOS throws for the service's refusal of a submit, or nil when the refusal is not one of
         /// BGTaskScheduler's (`appNotRunning`, `noLaunchHandler`, a bad body).
         static func mapping(_ problem: ServiceProblem) -> BGTaskScheduler.Error? {

@@ -3,11 +3,13 @@ import Foundation
 /// The device's events, answered by the app's code: the launch handlers, the task's expiration handler, the
 /// delegate's callbacks, the launch closure when the system launches the app.
 extension EmulatedApp {
-    func dispatch(_ event: DeviceEvent) {
-        AppContext.$current.withValue(self) { handle(event) }
+    /// Answers `event` with the app's code, bound to this app; answers the launch handler to run on the queue it
+    /// was registered with, if any, for the harness to run there and wait for.
+    func dispatch(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
+        AppContext.$scoped.withValue(self) { handle(event) }
     }
 
-    private func handle(_ event: DeviceEvent) {
+    private func handle(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
         switch event.type {
         case .appStateChanged:
             if let to = event.string("to") { lock.withLock { state = to } }
@@ -16,7 +18,7 @@ extension EmulatedApp {
         case .pushReceived:
             if let apnsId = event.string("apnsId") { lock.withLock { pushes[apnsId] = event.data } }
         case .runStarted:
-            runStarted(event)
+            return runStarted(event)
         case .runExpiring:
             if let runId = event.string("runId"), let task = lock.withLock({ tasks[runId] }) { task.expirationHandler?() }
         case .runCompleted, .runExpired:
@@ -32,6 +34,7 @@ extension EmulatedApp {
         default:
             break
         }
+        return nil
     }
 
     private func delegateCallback(_ event: DeviceEvent) {
@@ -56,8 +59,8 @@ extension EmulatedApp {
         }
     }
 
-    private func runStarted(_ event: DeviceEvent) {
-        guard let runId = event.string("runId") else { return }
+    private func runStarted(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
+        guard let runId = event.string("runId") else { return nil }
         let identifier = event.string("identifier") ?? ""
         let delegate = self.delegate
         switch event.string("kind") {
@@ -65,11 +68,16 @@ extension EmulatedApp {
             let task: BGTask = event.string("kind") == "processing"
                 ? BGProcessingTask(identifier: identifier, runId: runId, app: self)
                 : BGAppRefreshTask(identifier: identifier, runId: runId, app: self)
-            let handler = lock.withLock { () -> ((BGTask) -> Void)? in
+            let handler = lock.withLock { () -> (queue: DispatchQueue?, body: (BGTask) -> Void)? in
                 tasks[runId] = task
                 return handlers[identifier]
             }
-            handler?(task)
+            guard let handler else { return nil }
+            guard let queue = handler.queue else {
+                handler.body(task)
+                return nil
+            }
+            return (queue, QueuedCall { [self] in AppContext.$scoped.withValue(self) { handler.body(task) } })
         case "fetch":
             delegate?.application(UIApplication.shared, performFetchWithCompletionHandler: fetchCompletion(runId))
         case "remoteNotification":
@@ -81,6 +89,7 @@ extension EmulatedApp {
         default:
             break
         }
+        return nil
     }
 
     /// A fetch completion handler that completes `runId` once.
