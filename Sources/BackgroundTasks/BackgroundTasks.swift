@@ -1,0 +1,3 @@
+// `import BackgroundTasks` where Apple's framework is absent (Linux): BGEmuKit's BGTaskScheduler, its requests and
+// tasks, so that an app's files compile with their imports unchanged.
+@_exported import BGEmuKit
