@@ -47,6 +47,8 @@ extension EmulatedApp {
                 return ownLaunchPending && event.string("launchedBy") == "user"
             }
             if !own, let failure = runLaunchClosure() { device.keepFailure(failure) }
+        case let callback? where sceneCallback(callback):
+            break
         case "didBecomeActive": delegate?.applicationDidBecomeActive(application)
         case "willResignActive": delegate?.applicationWillResignActive(application)
         case "didEnterBackground": delegate?.applicationDidEnterBackground(application)
@@ -121,6 +123,7 @@ extension EmulatedApp {
         let ended = lock.withLock { () -> [BGTask] in
             endings.append(Termination(reason: event.string("reason") ?? "", terminationCode: event.string("terminationCode"), at: event.at))
             state = "notRunning"
+            scene = nil
             handlers = [:]
             registered = []
             launchToSend = false

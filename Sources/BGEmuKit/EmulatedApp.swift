@@ -29,6 +29,9 @@ public final class EmulatedApp: @unchecked Sendable {
     let lock = NSLock()
     var launchClosure: (() throws -> Void)?
     var appDelegate: (any UIApplicationDelegate)?
+    var appSceneDelegate: (any UISceneDelegate)?
+    /// The window scene connected at the user's launch, for an app with a scene delegate.
+    var scene: UIWindowScene?
     var handlers: [String: (queue: DispatchQueue?, body: (BGTask) -> Void)] = [:]
     /// The queues launch handlers were registered with: a turn waits for them too.
     var handlerQueues: [DispatchQueue] = []
@@ -69,6 +72,14 @@ public final class EmulatedApp: @unchecked Sendable {
     public var delegate: (any UIApplicationDelegate)? {
         get { lock.withLock { appDelegate } }
         set { lock.withLock { appDelegate = newValue } }
+    }
+
+    /// The scene delegate of a scene-based app (the class its `Info.plist`'s `UISceneDelegateClassName` names): set
+    /// it before the launch; the harness connects a window scene with it when the user launches the app and makes
+    /// the scene's lifecycle callbacks (`sceneDidEnterBackground`, …) in place of the app delegate's, as UIKit does.
+    public var sceneDelegate: (any UISceneDelegate)? {
+        get { lock.withLock { appSceneDelegate } }
+        set { lock.withLock { appSceneDelegate = newValue } }
     }
 
     /// The app's terminations so far, oldest first: a watchdog kill shows here with reason `watchdog`.

@@ -19,6 +19,13 @@ public final class UIApplication: Sendable {
         case background = 2
     }
 
+    /// Apple's `UIApplication.LaunchOptionsKey`, for `application(_:didFinishLaunchingWithOptions:)`'s signature:
+    /// BGEmuKit's launches pass no options.
+    public struct LaunchOptionsKey: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
+
     /// As often as the system allows (`setMinimumBackgroundFetchInterval`).
     public static let backgroundFetchIntervalMinimum: TimeInterval = 0
     /// No background fetch (the default).
