@@ -106,7 +106,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // Apple's framework names, each re-exporting BGEmuKit (Linux only: the real frameworks exist elsewhere).
-        .target(name: "UIKit", dependencies: ["BGEmuKit"], swiftSettings: strict),
+        .target(name: "UIKit", dependencies: ["BGEmuKit", "_Testing_UIKit"], swiftSettings: strict),
+        // The overlay of Testing and UIKit the toolchain declares but ships only with Apple's UIKit: empty, so that a
+        // test file importing both compiles.
+        .target(name: "_Testing_UIKit", swiftSettings: strict),
         .target(name: "BackgroundTasks", dependencies: ["BGEmuKit"], swiftSettings: strict),
         .target(name: "UserNotifications", dependencies: ["BGEmuKit"], swiftSettings: strict),
     ]
