@@ -59,6 +59,10 @@ extension EmulatedApp {
                                   fetchCompletionHandler: { _ in })
         default: break
         }
+        // The launch's notification follows the launch closure (`runLaunchClosure`).
+        if let callback = event.string("callback"), callback != "didFinishLaunching" {
+            application.postNotification(after: callback)
+        }
     }
 
     private func runStarted(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {

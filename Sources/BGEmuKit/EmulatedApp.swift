@@ -160,13 +160,17 @@ public final class EmulatedApp: @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// Runs the launch closure with registration open; answers what it threw.
+    /// Runs the launch closure with registration open, then posts `didFinishLaunchingNotification`; answers what the
+    /// closure threw.
     func runLaunchClosure() -> (any Error)? {
         guard let closure = lock.withLock({ launchClosure }) else { return nil }
         lock.withLock { launching = true }
         defer { lock.withLock { launching = false } }
         do {
-            try AppContext.$scoped.withValue(self) { try closure() }
+            try AppContext.$scoped.withValue(self) {
+                try closure()
+                UIApplication.shared.postNotification(after: "didFinishLaunching")
+            }
             return nil
         } catch {
             return error
