@@ -36,23 +36,28 @@ extension BGEmuKitEndToEndTests {
         #expect(events[first - 1].type == .taskRequestSubmitted && events[first - 1].at == events[first].at)
     }
 
-    @Test func R8_R11_beginBackgroundTaskInAMainQueueBlockOfDidEnterBackgroundIsValidAndExpiresAtTheAllowance() async throws {
-        let service = try start()
-        defer { service.stop() }
-        let device = try await device(service)
-        let app = try await device.install(infoPlist: Self.plist, bundleId: Self.bundleId)
-        let delegate = MainQueueSaver()
-        app.delegate = delegate
-        try await app.launch {}
-        let leftAt = try await device.now
-        try await app.moveToBackground()
-        let began = try #require(delegate.task.all.first)
-        #expect(began != .invalid)
-        try await device.advanceClock(by: 120)
-        // ios13: the allowance is 30 s, its warning 5 s before the end (R9, R11).
-        #expect(delegate.log.all == ["expiring at \(VirtualClock.text(leftAt.addingTimeInterval(25)))"])
-        #expect(app.terminations.isEmpty)
-        #expect(try api(service, device, "")["state"] as? String == "suspended")
+    /// In a process of its own (`processExitsWith`): code on the main queue means the app the process drives, which
+    /// the process of the whole test run, driving devices of other suites in parallel, cannot tell.
+    @Test func R8_R11_beginBackgroundTaskInAMainQueueBlockOfDidEnterBackgroundIsValidAndExpiresAtTheAllowance() async {
+        await #expect(processExitsWith: .success) {
+            let suite = BGEmuKitEndToEndTests()
+            let service = try suite.start()
+            defer { service.stop() }
+            let device = try await suite.device(service)
+            let app = try await device.install(infoPlist: Self.plist, bundleId: Self.bundleId)
+            let delegate = MainQueueSaver()
+            app.delegate = delegate
+            try await app.launch {}
+            let leftAt = try await device.now
+            try await app.moveToBackground()
+            let began = try #require(delegate.task.all.first)
+            #expect(began != .invalid)
+            try await device.advanceClock(by: 120)
+            // ios13: the allowance is 30 s, its warning 5 s before the end (R9, R11).
+            #expect(delegate.log.all == ["expiring at \(VirtualClock.text(leftAt.addingTimeInterval(25)))"])
+            #expect(app.terminations.isEmpty)
+            #expect(try suite.api(service, device, "")["state"] as? String == "suspended")
+        }
     }
 }
 
