@@ -4,8 +4,8 @@ extension BGTaskScheduler {
     public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
         /// `BGTaskSchedulerErrorCode`, with Apple's raw values.
         public enum Code: Int, Sendable {
-            /// Background App Refresh is off (device or app), Low Power Mode is on, the device runs iOS before 13,
-            /// or the call came from outside any app (BGEmuKit: no app of a harness is being driven).
+            /// Background App Refresh is off (device or app), Low Power Mode is on, the device runs iOS before 13
+            /// (BGEmuKit: also a refusal of bgemu's own, its reason in ``BGTaskScheduler/Error/detail``).
             case unavailable = 1
             /// The app has its kind's most pending requests: 1 app refresh or 10 processing.
             case tooManyPendingTaskRequests = 2
