@@ -156,6 +156,26 @@ import Testing
         #expect(message.contains("app.bind { … }"))
     }
 
+    @Test func aCallWhileTwoDevicesAreDrivenAtOnceStopsTheProcessSayingHowToBindIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let first = try await HarnessFixture(), second = try await HarnessFixture(bundleId: "com.example.mail")
+            try await first.app.launch {}
+            // Harness calls of both devices at once, as tests in parallel make them.
+            ProcessBinding.shared.enter(first.device)
+            ProcessBinding.shared.enter(second.device)
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.main.async {
+                    _ = UIApplication.shared.beginBackgroundTask(withName: "save")
+                    done.resume()
+                }
+            }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("BGEmuKit: UIApplication.shared.beginBackgroundTask(withName:expirationHandler:) was called outside the harness's tasks while devices"))
+        #expect(message.contains("are driven at once"))
+        #expect(message.contains("`@Suite(.serialized)`") && message.contains("app.bind { … }"))
+    }
+
     @Test func anExplicitScopeBindsAppCodeWhateverTheProcessDrives() async {
         await #expect(processExitsWith: .success) {
             let first = try await HarnessFixture(), second = try await HarnessFixture(bundleId: "com.example.mail")
