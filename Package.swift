@@ -12,6 +12,11 @@ let package = Package(
     products: [
         .executable(name: "bgemu", targets: ["bgemu"]),
         .library(name: "BGEmuKit", targets: ["BGEmuKit"]),
+        // Apple's module names over BGEmuKit, for app files that keep `import UIKit` / `import BackgroundTasks` on
+        // Linux: depend on them under `.when(platforms: [.linux])`, where the real frameworks are absent.
+        .library(name: "UIKit", targets: ["UIKit"]),
+        .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
+        .library(name: "UserNotifications", targets: ["UserNotifications"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
@@ -107,5 +112,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Apple's framework names, each re-exporting BGEmuKit (Linux only: the real frameworks exist elsewhere).
+        .target(name: "UIKit", dependencies: ["BGEmuKit", "_Testing_UIKit"], swiftSettings: strict),
+        // The overlay of Testing and UIKit the toolchain declares but ships only with Apple's UIKit: empty, so that a
+        // test file importing both compiles.
+        .target(name: "_Testing_UIKit", swiftSettings: strict),
+        .target(name: "BackgroundTasks", dependencies: ["BGEmuKit"], swiftSettings: strict),
+        .target(name: "UserNotifications", dependencies: ["BGEmuKit"], swiftSettings: strict),
     ]
 )

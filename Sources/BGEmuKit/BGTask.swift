@@ -26,7 +26,10 @@ public class BGTask: @unchecked Sendable {
         set { lock.withLock { handler = newValue } }
     }
 
-    /// Ends the run on the service at once; the app may then be suspended (R23). A second call does nothing.
+    /// Ends the run; a second call does nothing. Within a turn of the harness (the handler, the blocks it left on
+    /// the main queue and on its queue) the run ends on the device when the turn is over, at the same virtual
+    /// instant: as on iOS the app keeps running until its current work has returned, so a `submit` on the next
+    /// line is accepted, and it is suspended after (R23).
     public func setTaskCompleted(success: Bool) {
         let first = lock.withLock { () -> Bool in
             defer { completed = true }

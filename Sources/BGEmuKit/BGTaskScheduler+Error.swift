@@ -4,8 +4,8 @@ extension BGTaskScheduler {
     public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
         /// `BGTaskSchedulerErrorCode`, with Apple's raw values.
         public enum Code: Int, Sendable {
-            /// Background App Refresh is off (device or app), Low Power Mode is on, the device runs iOS before 13,
-            /// or the call came from outside any app (BGEmuKit: no app of a harness is being driven).
+            /// Background App Refresh is off (device or app), Low Power Mode is on, the device runs iOS before 13
+            /// (BGEmuKit: also a refusal of bgemu's own, its reason in ``BGTaskScheduler/Error/detail``).
             case unavailable = 1
             /// The app has its kind's most pending requests: 1 app refresh or 10 processing.
             case tooManyPendingTaskRequests = 2
@@ -42,6 +42,13 @@ extension BGTaskScheduler {
         public static var notPermitted: Code { .notPermitted }
         /// `catch BGTaskScheduler.Error.immediateRunIneligible`.
         public static var immediateRunIneligible: Code { .immediateRunIneligible }
+
+        /// The error a submit throws for the service's refusal: its own code when it is one of Apple's, else
+        /// `.unavailable` with bgemu's reason as the detail (`appNotRunning`: the device had suspended the app while
+        /// its code ran outside a harness call, which iOS never lets happen).
+        static func refusing(_ problem: ServiceProblem) -> BGTaskScheduler.Error {
+            mapping(problem) ?? .init(.unavailable, detail: "bgemu refused the submit: \(problem)")
+        }
 
         /// The error iOS throws for the service's refusal of a submit, or nil when the refusal is not one of
         /// BGTaskScheduler's (`appNotRunning`, `noLaunchHandler`, a bad body).

@@ -3,12 +3,13 @@ import Foundation
 /// What the app's code asks of the system, sent to the service at once (blocking). Calls that cannot throw on iOS
 /// keep a failure to reach the service for the harness call that runs them, which throws it.
 extension EmulatedApp {
-    func register(_ identifier: String, _ handler: @escaping (BGTask) -> Void) -> Bool {
+    func register(_ identifier: String, queue: DispatchQueue?, _ handler: @escaping (BGTask) -> Void) -> Bool {
         guard permittedIdentifiers.contains(identifier) else { return false }
         return lock.withLock {
             guard launching, handlers[identifier] == nil else { return false }
-            handlers[identifier] = handler
+            handlers[identifier] = (queue, handler)
             registered.append(identifier)
+            if let queue, !handlerQueues.contains(where: { $0 === queue }) { handlerQueues.append(queue) }
             return true
         }
     }
@@ -31,11 +32,11 @@ extension EmulatedApp {
         }
     }
 
-    /// The error `submit` throws for the service's refusal.
+    /// The error `submit` throws for the service's refusal: Apple's `BGTaskScheduler.Error`, but for the crash iOS
+    /// answers a request whose identifier has no launch handler (R16).
     static func submitError(_ problem: ServiceProblem) -> any Error {
-        if let error = BGTaskScheduler.Error.mapping(problem) { return error }
         if problem.code == "noLaunchHandler" { return BGEmuError.appCrashed(problem.detail ?? "no launch handler") }
-        return BGEmuError.problem(problem)
+        return BGTaskScheduler.Error.refusing(problem)
     }
 
     func cancelTaskRequest(_ identifier: String) {
@@ -65,8 +66,10 @@ extension EmulatedApp {
         }
     }
 
+    /// Ends the run on the service, at the end of the current turn when one runs: the device suspends the app
+    /// once it has returned, not inside the app's call (R23).
     func completeRun(_ runId: String, _ completion: RunCompletion) {
-        attempt { try service.completeRun(bundleId, runId: runId, completion) }
+        release { [self] in attempt { try service.completeRun(bundleId, runId: runId, completion) } }
     }
 
     func beginBackgroundTask(name: String?, expirationHandler: (() -> Void)?) -> UIBackgroundTaskIdentifier {
@@ -77,8 +80,9 @@ extension EmulatedApp {
         return BackgroundTaskRegistry.shared.add(.init(app: self, taskId: taskId, expirationHandler: expirationHandler))
     }
 
+    /// Ends the background task on the service, at the end of the current turn when one runs (R13).
     func endBackgroundTask(_ taskId: String) {
-        attempt { try service.endBackgroundTask(bundleId, taskId: taskId) }
+        release { [self] in attempt { try service.endBackgroundTask(bundleId, taskId: taskId) } }
     }
 
     func setFetchInterval(_ interval: TimeInterval) {

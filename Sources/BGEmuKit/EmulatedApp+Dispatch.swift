@@ -3,11 +3,13 @@ import Foundation
 /// The device's events, answered by the app's code: the launch handlers, the task's expiration handler, the
 /// delegate's callbacks, the launch closure when the system launches the app.
 extension EmulatedApp {
-    func dispatch(_ event: DeviceEvent) {
-        AppContext.$current.withValue(self) { handle(event) }
+    /// Answers `event` with the app's code, bound to this app; answers the launch handler to run on the queue it
+    /// was registered with, if any, for the harness to run there and wait for.
+    func dispatch(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
+        AppContext.$scoped.withValue(self) { handle(event) }
     }
 
-    private func handle(_ event: DeviceEvent) {
+    private func handle(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
         switch event.type {
         case .appStateChanged:
             if let to = event.string("to") { lock.withLock { state = to } }
@@ -16,7 +18,7 @@ extension EmulatedApp {
         case .pushReceived:
             if let apnsId = event.string("apnsId") { lock.withLock { pushes[apnsId] = event.data } }
         case .runStarted:
-            runStarted(event)
+            return runStarted(event)
         case .runExpiring:
             if let runId = event.string("runId"), let task = lock.withLock({ tasks[runId] }) { task.expirationHandler?() }
         case .runCompleted, .runExpired:
@@ -32,6 +34,7 @@ extension EmulatedApp {
         default:
             break
         }
+        return nil
     }
 
     private func delegateCallback(_ event: DeviceEvent) {
@@ -44,6 +47,8 @@ extension EmulatedApp {
                 return ownLaunchPending && event.string("launchedBy") == "user"
             }
             if !own, let failure = runLaunchClosure() { device.keepFailure(failure) }
+        case let callback? where sceneCallback(callback):
+            break
         case "didBecomeActive": delegate?.applicationDidBecomeActive(application)
         case "willResignActive": delegate?.applicationWillResignActive(application)
         case "didEnterBackground": delegate?.applicationDidEnterBackground(application)
@@ -54,10 +59,14 @@ extension EmulatedApp {
                                   fetchCompletionHandler: { _ in })
         default: break
         }
+        // The launch's notification follows the launch closure (`runLaunchClosure`).
+        if let callback = event.string("callback"), callback != "didFinishLaunching" {
+            application.postNotification(after: callback)
+        }
     }
 
-    private func runStarted(_ event: DeviceEvent) {
-        guard let runId = event.string("runId") else { return }
+    private func runStarted(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
+        guard let runId = event.string("runId") else { return nil }
         let identifier = event.string("identifier") ?? ""
         let delegate = self.delegate
         switch event.string("kind") {
@@ -65,11 +74,16 @@ extension EmulatedApp {
             let task: BGTask = event.string("kind") == "processing"
                 ? BGProcessingTask(identifier: identifier, runId: runId, app: self)
                 : BGAppRefreshTask(identifier: identifier, runId: runId, app: self)
-            let handler = lock.withLock { () -> ((BGTask) -> Void)? in
+            let handler = lock.withLock { () -> (queue: DispatchQueue?, body: (BGTask) -> Void)? in
                 tasks[runId] = task
                 return handlers[identifier]
             }
-            handler?(task)
+            guard let handler else { return nil }
+            guard let queue = handler.queue else {
+                handler.body(task)
+                return nil
+            }
+            return (queue, QueuedCall { [self] in AppContext.$scoped.withValue(self) { handler.body(task) } })
         case "fetch":
             delegate?.application(UIApplication.shared, performFetchWithCompletionHandler: fetchCompletion(runId))
         case "remoteNotification":
@@ -81,6 +95,7 @@ extension EmulatedApp {
         default:
             break
         }
+        return nil
     }
 
     /// A fetch completion handler that completes `runId` once.
@@ -112,6 +127,7 @@ extension EmulatedApp {
         let ended = lock.withLock { () -> [BGTask] in
             endings.append(Termination(reason: event.string("reason") ?? "", terminationCode: event.string("terminationCode"), at: event.at))
             state = "notRunning"
+            scene = nil
             handlers = [:]
             registered = []
             launchToSend = false

@@ -2,10 +2,11 @@ import Foundation
 
 /// An app installed on an ``EmulatedDevice`` whose code is the test's: its launch closure, the launch handlers it
 /// registers, its delegate. The harness calls them when the device's events say so, with `BGTaskScheduler.shared`
-/// and `UIApplication.shared` bound to this app.
+/// and `UIApplication.shared` bound to this app (see ``bind(_:)`` for code the harness does not call).
 ///
 /// `@unchecked Sendable`: its mutable state is behind `lock`, which is never held while app code or the service
-/// is called; the app's code runs on the harness's thread, one harness call at a time per device.
+/// is called; the app's code runs on the harness's thread (a launch handler on the queue it was registered with,
+/// the harness waiting for it), one harness call at a time per device.
 public final class EmulatedApp: @unchecked Sendable {
     /// Why and when the app ended (an `app.terminated` event).
     public struct Termination: Sendable, Equatable {
@@ -28,7 +29,18 @@ public final class EmulatedApp: @unchecked Sendable {
     let lock = NSLock()
     var launchClosure: (() throws -> Void)?
     var appDelegate: (any UIApplicationDelegate)?
-    var handlers: [String: (BGTask) -> Void] = [:]
+    var appSceneDelegate: (any UISceneDelegate)?
+    /// The window scene connected at the user's launch, for an app with a scene delegate.
+    var scene: UIWindowScene?
+    var handlers: [String: (queue: DispatchQueue?, body: (BGTask) -> Void)] = [:]
+    /// The queues launch handlers were registered with: a turn waits for them too.
+    var handlerQueues: [DispatchQueue] = []
+    /// How deep the harness's turns of this app are nested (0: none runs).
+    var turnDepth = 0
+    /// What the current turn keeps for its end (completions, ended background tasks).
+    var releases: [() -> Void] = []
+    /// Counts the app code's calls of its API, to wait again for queues that work may have filled.
+    var activity = 0
     var registered: [String] = []
     var tasks: [String: BGTask] = [:]
     var state = "notRunning"
@@ -62,6 +74,14 @@ public final class EmulatedApp: @unchecked Sendable {
         set { lock.withLock { appDelegate = newValue } }
     }
 
+    /// The scene delegate of a scene-based app (the class its `Info.plist`'s `UISceneDelegateClassName` names): set
+    /// it before the launch; the harness connects a window scene with it when the user launches the app and makes
+    /// the scene's lifecycle callbacks (`sceneDidEnterBackground`, …) in place of the app delegate's, as UIKit does.
+    public var sceneDelegate: (any UISceneDelegate)? {
+        get { lock.withLock { appSceneDelegate } }
+        set { lock.withLock { appSceneDelegate = newValue } }
+    }
+
     /// The app's terminations so far, oldest first: a watchdog kill shows here with reason `watchdog`.
     public var terminations: [Termination] { lock.withLock { endings } }
 
@@ -73,38 +93,54 @@ public final class EmulatedApp: @unchecked Sendable {
     /// registers are the app's launch handlers (R16) — then the app becomes active. A running app comes back to
     /// the foreground and the closure is only kept. The closure runs again whenever the system launches the app
     /// into the background. Returns once every callback the launch caused has run.
+    ///
+    /// The launched app becomes the one the process drives: code of it that runs outside the harness's tasks (on a
+    /// dispatch queue, a thread, a timer, an observer) means this app, as long as no other app is launched after it.
     public func launch(
         isolation: isolated (any Actor)? = #isolation, _ didFinishLaunching: @escaping () throws -> Void = {}
     ) async throws {
-        try device.perform { try launchNow(didFinishLaunching) }
+        ProcessBinding.shared.launched(self)
+        try await device.perform(turnOf: self) { try launchNow(didFinishLaunching) }
     }
 
     /// The user presses Home: `applicationDidEnterBackground` runs, then the app is suspended unless something
     /// holds it (R1, R2).
     public func moveToBackground(isolation: isolated (any Actor)? = #isolation) async throws {
-        try device.perform { try service.lifecycle(bundleId, .background) }
+        try await device.perform { try service.lifecycle(bundleId, .background) }
     }
 
     /// The user returns to the app from the app switcher (R1).
     public func moveToForeground(isolation: isolated (any Actor)? = #isolation) async throws {
-        try device.perform { try service.lifecycle(bundleId, .foreground) }
+        try await device.perform { try service.lifecycle(bundleId, .foreground) }
     }
 
     /// The user swipes the app away (R5): the system does not launch it for background work until the user
     /// launches it again.
     public func forceQuit(isolation: isolated (any Actor)? = #isolation) async throws {
-        try device.perform { try service.lifecycle(bundleId, .forceQuit) }
+        try await device.perform { try service.lifecycle(bundleId, .forceQuit) }
     }
 
     /// The system reclaims the memory of the app in the background (R6); it may launch it again later.
     public func terminate(isolation: isolated (any Actor)? = #isolation) async throws {
-        try device.perform { try service.lifecycle(bundleId, .terminate) }
+        try await device.perform { try service.lifecycle(bundleId, .terminate) }
     }
 
     /// Runs `body` with the singletons bound to this app (for a test that calls the app's code directly, as a
-    /// button of the app would in the foreground), then dispatches what it caused.
+    /// button of the app would in the foreground) as one of its turns, then dispatches what it caused.
     public func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: () throws -> T) async throws -> T {
-        try device.perform { try AppContext.$current.withValue(self) { try body() } }
+        try await device.perform(turnOf: self) { try AppContext.$scoped.withValue(self) { try body() } }
+    }
+
+    /// Binds `BGTaskScheduler.shared` and `UIApplication.shared` to this app for `body` and the tasks it creates,
+    /// without a harness call: for a process that drives several apps at once (tests in parallel), whose app code
+    /// outside the harness's tasks cannot be attributed otherwise.
+    public func bind<T>(_ body: () throws -> T) rethrows -> T {
+        try AppContext.$scoped.withValue(self) { try body() }
+    }
+
+    /// Binds the singletons to this app for the asynchronous `body` and the tasks it creates.
+    public func bind<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
+        try await AppContext.$scoped.withValue(self, operation: body)
     }
 
     // MARK: - Launch
@@ -124,13 +160,17 @@ public final class EmulatedApp: @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// Runs the launch closure with registration open; answers what it threw.
+    /// Runs the launch closure with registration open, then posts `didFinishLaunchingNotification`; answers what the
+    /// closure threw.
     func runLaunchClosure() -> (any Error)? {
         guard let closure = lock.withLock({ launchClosure }) else { return nil }
         lock.withLock { launching = true }
         defer { lock.withLock { launching = false } }
         do {
-            try AppContext.$current.withValue(self) { try closure() }
+            try AppContext.$scoped.withValue(self) {
+                try closure()
+                UIApplication.shared.postNotification(after: "didFinishLaunching")
+            }
             return nil
         } catch {
             return error

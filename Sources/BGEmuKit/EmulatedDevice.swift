@@ -4,6 +4,8 @@ import Foundation
 /// A virtual iOS device on a running bgemu, and the harness that runs an app's own code on it: every call that
 /// changes the device returns once the callbacks of everything it caused have run and their answers
 /// (completions, `endBackgroundTask`, new submits) have reached the service, so a test can assert right after it.
+/// Each callback is a turn of its app: the harness waits for the blocks it left on the main queue and on its launch
+/// handlers' queues before it lets the device suspend the app (see ``EmulatedApp``).
 ///
 /// The harness reads the device's events (`GET …/events?after=`) after each call and dispatches them in order,
 /// one harness call at a time per device, on the caller's actor (a `@MainActor` test runs the app's code on the
@@ -19,8 +21,8 @@ public final class EmulatedDevice: @unchecked Sendable {
     let service: any DeviceService
     /// The client of the service for the live event stream; nil for a device on a fake service.
     let streamClient: HTTPClient?
-    /// Held for the whole of a harness call (recursive: app code may read the device inside one).
-    let lock = NSRecursiveLock()
+    /// Held for the whole of a harness call.
+    let gate = AsyncGate()
     private let stateLock = NSLock()
     private var apps: [String: EmulatedApp] = [:]
     private var lastSeen: Int64 = 0
@@ -67,14 +69,14 @@ public final class EmulatedDevice: @unchecked Sendable {
     ) async throws -> EmulatedApp {
         let data: Data
         do { data = try Data(contentsOf: infoPlist) } catch { throw BGEmuError.notConfigured("cannot read \(infoPlist.path)") }
-        return try perform { try add(service.install(.infoPlist(data, bundleId: bundleId))) }
+        return try await perform { try add(service.install(.infoPlist(data, bundleId: bundleId))) }
     }
 
     /// Installs an app declared by the keys bgemu reads of an `Info.plist`.
     public func install(
         bundleId: String, backgroundModes: [String], permittedIdentifiers: [String] = [], isolation: isolated (any Actor)? = #isolation
     ) async throws -> EmulatedApp {
-        try perform {
+        try await perform {
             try add(service.install(.declared(bundleId: bundleId, backgroundModes: backgroundModes, permittedIdentifiers: permittedIdentifiers)))
         }
     }
@@ -90,11 +92,11 @@ public final class EmulatedDevice: @unchecked Sendable {
     /// and sends its answers, then lets time go on: a launch handler that completes at once completes within
     /// the run's time, as on a phone. Returns at the target, once everything has been answered.
     public func advanceClock(by seconds: TimeInterval, isolation: isolated (any Actor)? = #isolation) async throws {
-        try perform {
+        try await perform {
             let target = try service.clockNow().addingTimeInterval(seconds)
             while true {
                 let outcome = try service.advance(to: target, stopAtAppCode: true)
-                try drain()
+                try await drain()
                 if !outcome.stopped { return }
             }
         }
@@ -114,12 +116,12 @@ public final class EmulatedDevice: @unchecked Sendable {
         if let backgroundAppRefresh { patch["backgroundAppRefresh"] = .bool(backgroundAppRefresh) }
         if let locked { patch["locked"] = .bool(locked) }
         if let userActive { patch["userActive"] = .bool(userActive) }
-        try perform { try service.setConditions(patch) }
+        try await perform { try service.setConditions(patch) }
     }
 
     /// The device's virtual now.
     public var now: Date {
-        get async throws { try perform { try service.clockNow() } }
+        get async throws { try await perform { try service.clockNow() } }
     }
 
     /// The virtual now of the device whose app's code is running on this task; nil outside the app's code. For
@@ -146,37 +148,43 @@ public final class EmulatedDevice: @unchecked Sendable {
         }
         let userInfo = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [AnyHashable: Any] ?? [:]
         app.lock.withLock { app.payloads[apnsId] = userInfo }
-        try perform { try service.push(bytes, topic: app.bundleId, apnsId: apnsId) }
+        try await perform { try service.push(bytes, topic: app.bundleId, apnsId: apnsId) }
     }
 
     /// Every event the device recorded so far, oldest first (a page read, for assertions).
     public func recordedEvents(isolation: isolated (any Actor)? = #isolation) async throws -> [DeviceEvent] {
-        try perform { try service.events(after: 0) }
+        try await perform { try service.events(after: 0) }
     }
 
     // MARK: - The harness's loop
 
-    /// Runs one harness call: `work`, then every event it caused, dispatched in order until none is left; then
-    /// throws what the app's code could not report (a service that could not be reached).
-    func perform<T>(_ work: () throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        let value: T
-        do {
-            value = try work()
-        } catch {
-            try drain()
-            throw (error as? ServiceProblem).map(BGEmuError.problem) ?? error
+    /// Runs one harness call: `work` (a turn of `app` when it runs that app's code), then every event it caused,
+    /// dispatched in order until none is left; then throws what the app's code could not report (a service that
+    /// could not be reached).
+    func perform<T>(
+        isolation: isolated (any Actor)? = #isolation, turnOf app: EmulatedApp? = nil, _ work: () async throws -> T
+    ) async throws -> T {
+        await gate.enter()
+        ProcessBinding.shared.enter(self)
+        defer {
+            ProcessBinding.shared.leave(self)
+            gate.leave()
         }
-        try drain()
+        app?.openTurn()
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
+        await app?.closeTurn()
+        try await drain()
+        if case .failure(let error) = outcome { throw (error as? ServiceProblem).map(BGEmuError.problem) ?? error }
         if let failure = stateLock.withLock({ () -> (any Error)? in defer { self.failure = nil }; return self.failure }) {
             throw failure
         }
-        return value
+        return try outcome.get()
     }
 
-    /// Reads the events after the last one seen and dispatches them, until the service has none left.
-    func drain() throws {
+    /// Reads the events after the last one seen and dispatches each as a turn of its app, until the service has
+    /// none left.
+    func drain(isolation: isolated (any Actor)? = #isolation) async throws {
         while true {
             let after = stateLock.withLock { lastSeen }
             let events = try service.events(after: after)
@@ -184,7 +192,9 @@ public final class EmulatedDevice: @unchecked Sendable {
             for event in events {
                 stateLock.withLock { lastSeen = max(lastSeen, event.id) }
                 guard let bundleId = event.bundleId, let app = stateLock.withLock({ apps[bundleId] }) else { continue }
-                app.dispatch(event)
+                app.openTurn()
+                if let (queue, call) = app.dispatch(event) { await queue.run(call) }
+                await app.closeTurn()
             }
         }
     }

@@ -28,6 +28,8 @@ final class PlainDelegate: UIApplicationDelegate {
         try await fixture.app.moveToBackground()
         fixture.scriptRun("run_1", kind: "appRefresh", identifier: HarnessFixture.refresh)
         try await fixture.device.advanceClock(by: 60)
+        // The run completed, the app is suspended: back in the foreground its code runs again.
+        try await fixture.app.moveToForeground()
         let submitted = try await fixture.app.run { () -> Bool in
             (try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: HarnessFixture.refresh))) != nil
         }

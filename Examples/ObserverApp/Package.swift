@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+// An app whose background code never hears from its app delegate, written as for iOS (`import UIKit`,
+// `import BackgroundTasks`, unchanged): it observes `UIApplication.didEnterBackgroundNotification` on the main
+// operation queue to schedule its sync, and saves its drafts under a background task begun in a `DispatchQueue.main`
+// block. On Linux the imports resolve to bgemu's UIKit and BackgroundTasks products (BGEmuKit under Apple's names)
+// and its tests run against a running bgemu; on iOS they are Apple's frameworks.
+import Foundation
+import PackageDescription
+
+/// bgemu's own checkout, two folders up. SwiftPM names a local package after its folder, whatever that folder is
+/// called in a given clone, so the name is read from the path.
+let bgemuPath = "../.."
+let bgemu = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
+
+let package = Package(
+    name: "ObserverApp",
+    platforms: [.iOS(.v17), .macOS(.v14)],
+    products: [.library(name: "ObserverApp", targets: ["ObserverApp"])],
+    dependencies: [.package(path: bgemuPath)],
+    targets: [
+        .target(
+            name: "ObserverApp",
+            dependencies: [
+                // Where Apple's frameworks are absent: the same names, over a bgemu device.
+                .product(name: "UIKit", package: bgemu, condition: .when(platforms: [.linux])),
+                .product(name: "BackgroundTasks", package: bgemu, condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .testTarget(name: "ObserverAppTests", dependencies: ["ObserverApp", .product(name: "BGEmuKit", package: bgemu)]),
+    ]
+)

@@ -1,0 +1,59 @@
+import Dispatch
+import Foundation
+
+/// An app's turn: the harness runs its code (a launch, an event's handler or callback, a `run`), then waits for
+/// the work that code left on the main queue and on its launch handlers' queues. What would let the device suspend
+/// the app (a run completed, a background task ended) is sent when the turn is over, as iOS suspends an app once
+/// its current work has returned, not inside `setTaskCompleted` (R23): a `submit` on the next line still finds
+/// the app running.
+extension EmulatedApp {
+    /// At most this many rounds of waiting for the queues: app code that keeps re-enqueueing itself must not hold
+    /// the harness forever.
+    static let drainRounds = 64
+
+    func openTurn() {
+        lock.withLock { turnDepth += 1 }
+        ProcessBinding.shared.openTurn(self)
+    }
+
+    /// Waits until the main queue and the handlers' queues have run what the app's code left on them (again while
+    /// that work called the app's API, which may have enqueued more), then ends the turn and sends what it kept.
+    func closeTurn(isolation: isolated (any Actor)? = #isolation) async {
+        var rounds = 0
+        while true {
+            let before = lock.withLock { activity }
+            for queue in turnQueues() { await queue.drained() }
+            rounds += 1
+            if lock.withLock({ activity }) == before || rounds >= Self.drainRounds { break }
+        }
+        let kept = lock.withLock { () -> [() -> Void] in
+            turnDepth -= 1
+            guard turnDepth == 0 else { return [] }
+            defer { releases = [] }
+            return releases
+        }
+        ProcessBinding.shared.closeTurn(self)
+        kept.forEach { $0() }
+    }
+
+    /// The main queue, then each queue a launch handler was registered with.
+    private func turnQueues() -> [DispatchQueue] {
+        var queues = [DispatchQueue.main]
+        for queue in lock.withLock({ handlerQueues }) where !queues.contains(where: { $0 === queue }) { queues.append(queue) }
+        return queues
+    }
+
+    /// Runs `call` (a completion, an `endBackgroundTask`) now outside a turn, or when the turn is over.
+    func release(_ call: @escaping () -> Void) {
+        let now = lock.withLock { () -> Bool in
+            activity += 1
+            guard turnDepth > 0 else { return true }
+            releases.append(call)
+            return false
+        }
+        if now { call() }
+    }
+
+    /// The app's code called its API (to wait again for the queues it may have enqueued on).
+    func noteActivity() { lock.withLock { activity += 1 } }
+}
