@@ -242,8 +242,10 @@ def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] =
 def start_bgemu_sse(ctx: Context) -> Server:
     """A bgemu of its own for the streams (its RSS before and after means something), with --sse-heartbeat."""
     extra: tuple[str, ...] = ("--sse-heartbeat", str(ctx.args.sse_heartbeat)) if ctx.args.sse_heartbeat is not None else ()
-    # One tenant holds every stream here: its share of the instance's streams is raised to all of them.
-    extra += ("--max-streams-per-tenant", str(max(ctx.args.streams, 1024)))
+    # One tenant holds every stream here: its share of the instance's streams is raised to all of them (a tenant's
+    # share is also at most half of --max-streams, which is raised to match).
+    extra += ("--max-streams-per-tenant", str(max(ctx.args.streams, 1024)),
+              "--max-streams", str(max(2 * ctx.args.streams, 16_384)))
     return start_bgemu(ctx, "bgemu-sse", extra)
 
 

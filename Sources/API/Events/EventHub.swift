@@ -47,7 +47,8 @@ public final class EventHub: Sendable {
     /// The most streams open at once; past it a new stream is refused with `503` so that streams can never use
     /// up the process's file descriptors and lock the API (health probes included) out.
     public let maximumStreams: Int
-    /// The most streams one tenant may hold open (its share of `maximumStreams`).
+    /// The most streams one tenant may hold open: the `maximumStreamsPerTenant` asked for, but never more than
+    /// ``tenantShareOfMaximumStreams`` of `maximumStreams` (see ``tenantShare(maximumStreams:maximumStreamsPerTenant:)``).
     public let maximumStreamsPerTenant: Int
     /// Where delivery runs: off the publishing request's thread, so that a request that records an event is
     /// answered without waiting for the fan-out to thousands of streams.
@@ -120,7 +121,8 @@ public final class EventHub: Sendable {
         self.streamBytesPerSecondPerTenant = streamBytesPerSecondPerTenant
         self.store = store
         self.maximumStreams = maximumStreams
-        self.maximumStreamsPerTenant = maximumStreamsPerTenant
+        self.maximumStreamsPerTenant = Self.tenantShare(
+            maximumStreams: maximumStreams, maximumStreamsPerTenant: maximumStreamsPerTenant)
         self.heartbeatInterval = heartbeatInterval
         self.retryMilliseconds = retryMilliseconds
         self.gapTimeout = gapTimeout
