@@ -100,6 +100,7 @@ struct Service {
         serverConfiguration.minimumBodyRate = configuration.minimumBodyRate
         serverConfiguration.bodyRateWindow = .milliseconds(Int(configuration.bodyRateWindow * 1000))
         serverConfiguration.maxStreamBacklog = configuration.maxStreamBacklog
+        serverConfiguration.maxStreamBacklogTotal = configuration.maxStreamMemory
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         serverConfiguration.offloadKey = APIRouter.offloadKey

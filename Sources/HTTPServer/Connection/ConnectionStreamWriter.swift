@@ -6,7 +6,9 @@ import Synchronization
 /// **The backlog** is every byte written and not yet sent: the queue, plus what the loop took and the socket has
 /// not accepted yet (`inFlight`, counted as the loop sends, under the lock). It is bounded by `limit`: a write that would
 /// take it past the limit means the client fell behind, and the stream ends (see `write(_:)`). Producers with much
-/// to send pace themselves with `whenBacklog(atMost:_:)`, so they never reach the limit.
+/// to send pace themselves with `whenBacklog(atMost:_:)`, so they never reach the limit. Every stream's backlog also
+/// counts in the server's `StreamBacklogTotal`: past its limit, a write to a stream that still has bytes waiting ends
+/// that stream the same way (its client resumes with `Last-Event-ID`).
 final class ConnectionStreamWriter: HTTPStreamWriter {
     /// Where the stream is in its life.
     enum Phase: Equatable {
@@ -33,6 +35,8 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         var waiters: [Waiter] = []
         /// Whether the loop has been asked to flush and has not taken the queue since.
         var flushScheduled = false
+        /// The backlog as last counted in the server's total.
+        var counted = 0
 
         var backlog: Int { queue.count + inFlight }
     }
@@ -48,12 +52,29 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
     private let key: UInt64
     private let chunked: Bool
     private let limit: Int
+    /// Every stream's backlog together, and its limit; nil: this stream counts in no total.
+    private let total: StreamBacklogTotal?
 
-    init(loop: EventLoop, key: UInt64, chunked: Bool, limit: Int) {
+    /// The comment a stream ends with when the server's streams together hold more than `limit` bytes (see
+    /// ``fellBehindNotice(limit:)``).
+    static func serverFullNotice(limit: Int) -> [UInt8] {
+        Array(": stream closed: the server's streams hold more than \(limit) bytes for their clients and this one was behind; reconnect with Last-Event-ID\n\n".utf8)
+    }
+
+    init(loop: EventLoop, key: UInt64, chunked: Bool, limit: Int, total: StreamBacklogTotal? = nil) {
         self.loop = loop
         self.key = key
         self.chunked = chunked
         self.limit = limit
+        self.total = total
+    }
+
+    /// Counts the change of the backlog since it was last counted in the server's total (under the lock).
+    private func settle(_ state: inout State) {
+        guard let total else { return }
+        let backlog = state.backlog
+        total.add(backlog - state.counted)
+        state.counted = backlog
     }
 
     var isOpen: Bool { state.withLock { $0.phase == .open } }
@@ -75,15 +96,19 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         let accepted = state.withLock { state -> Bool in
             guard state.phase == .open else { return false }
             let framed = chunked ? bytes.count + 20 : bytes.count
-            if state.backlog > 0, state.backlog + framed > limit {
+            let overStream = state.backlog + framed > limit
+            if state.backlog > 0, overStream || total?.wouldExceed(adding: framed) == true {
                 if state.inFlight == 0 {
                     state.phase = .finishing
-                    append(Self.fellBehindNotice(limit: limit), to: &state.queue)
+                    let notice = overStream
+                        ? Self.fellBehindNotice(limit: limit) : Self.serverFullNotice(limit: total?.limit ?? limit)
+                    append(notice, to: &state.queue)
                     if chunked { state.queue.append("0\r\n\r\n") }
                 } else {
                     state.phase = .closed
                     state.queue = []
                 }
+                settle(&state)
                 state.waiters = []
                 handlers = state.handlers
                 state.handlers = []
@@ -91,6 +116,7 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
                 return false
             }
             append(bytes, to: &state.queue)
+            settle(&state)
             if !state.flushScheduled {
                 state.flushScheduled = true
                 wake = true
@@ -143,7 +169,13 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         var wake = false
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
             guard state.phase == .open else {
-                if phase == .closed { state.phase = .closed }
+                if phase == .closed {
+                    // The connection is going away: nothing it held is waiting any more.
+                    state.phase = .closed
+                    state.queue = []
+                    state.inFlight = 0
+                    settle(&state)
+                }
                 return []
             }
             state.phase = phase
@@ -154,13 +186,17 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
                 wake = true  // even when a flush is pending: the loop gives an ended stream a deadline
             } else {
                 state.queue = []
+                state.inFlight = 0
             }
+            settle(&state)
             let handlers = state.handlers
             state.handlers = []
             return handlers
         }
         if wake { loop.scheduleStreamFlush(key) }
         for handler in handlers { handler() }
+        // The connection is going away and its queues with it: give their memory back to the system soon.
+        if phase == .closed { HeapTrimmer.shared.trimSoon() }
     }
 
     /// The loop's flush: when `writable`, takes the queue and hands it to `send` (a non-blocking send answering how
@@ -177,6 +213,7 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
             guard !bytes.isEmpty else { return (bytes, 0, state.phase) }
             let sent = bytes.withUnsafeBytes(send)
             state.inFlight = sent < 0 ? 0 : bytes.count - sent
+            settle(&state)
             ready = Self.readyWaiters(&state)
             return (bytes, sent, state.phase)
         }
@@ -191,6 +228,7 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         let unsent = state.withLock { state -> Int in
             let unsent = send()
             state.inFlight = max(0, unsent)
+            settle(&state)
             ready = Self.readyWaiters(&state)
             return unsent
         }
