@@ -33,6 +33,38 @@ public final class HeapTrimmer: Sendable {
         }
     }
 
+    /// Also trims every `interval` from now on (idempotent): the arenas of threads that allocated much and then
+    /// little (a burst of writes, a thousand events fanned out) are otherwise never trimmed by glibc, which trims
+    /// only the top of the main heap by itself.
+    public func trimEvery(_ interval: Duration) {
+        let milliseconds = Int(max(1, interval / .milliseconds(1)))
+        guard !periodic.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        schedulePeriodic(after: .milliseconds(milliseconds))
+    }
+
+    private let periodic = Atomic<Bool>(false)
+
+    /// Ends the periodic trims after the next (tests).
+    func stopPeriodicTrims() {
+        periodic.store(false, ordering: .releasing)
+    }
+
+    private func schedulePeriodic(after interval: DispatchTimeInterval) {
+        queue.asyncAfter(deadline: .now() + interval) { [self] in
+            guard periodic.load(ordering: .acquiring) else { return }
+            _ = malloc_trim(0)
+            trims.add(1, ordering: .relaxed)
+            schedulePeriodic(after: interval)
+        }
+    }
+
+    /// Caps glibc's arenas at `count` (`mallopt(M_ARENA_MAX)`); call it before the threads start. By default glibc
+    /// makes up to eight per core, one for each thread that finds the others busy: with 32 workers, 16 arenas, each
+    /// keeping its own free memory and fragments.
+    public static func limitArenas(to count: Int) {
+        _ = mallopt(M_ARENA_MAX, Int32(clamping: max(1, count)))
+    }
+
     /// How many trims ran (tests).
     public var trimCount: Int { trims.load(ordering: .relaxed) }
 }
