@@ -8,7 +8,7 @@ import Testing
 
 /// Events committed faster than the hub fans them out wait in its outbox; the outbox is bounded, and a stream whose
 /// events were dropped from it catches up from the store, missing none and repeating none. Unbounded, 30 s of
-/// advances with 100 unread streams held some 150 MiB of events there.
+/// advances with 100 unread streams held some 150 MiB of events there. With no stream open the hub keeps no event.
 @Suite struct UndeliveredEventBoundTests {
     let store = MemoryEventStore()
 
@@ -46,6 +46,24 @@ import Testing
         commit(hub, count: 1)
         #expect(other.wait { $0.eventIds.last == 1002 })
         #expect(stuck.recorded.wait { $0.eventIds.last == 1002 })
+    }
+
+    @Test func theLastStreamToCloseTakesTheEncodedEventsWithIt() {
+        let hub = EventHub(store: store, logger: Logger(label: "test.hub"))
+        defer { hub.stop() }
+        let first = RecordingStreamWriter(), second = RecordingStreamWriter()
+        open(hub, writer: first)
+        open(hub, writer: second)
+        #expect(first.wait { _ in hub.subscriberCount == 2 })
+        commit(hub, count: 50)
+        #expect(second.wait { $0.eventIds.last == 50 })
+        #expect(hub.encodedEvents.count == 50)
+        first.disconnect()
+        #expect(first.wait { _ in hub.subscriberCount == 1 })
+        #expect(hub.encodedEvents.count == 50, "a stream is still open: the events stay encoded for it")
+        second.disconnect()
+        #expect(second.wait { _ in hub.subscriberCount == 0 })
+        #expect(hub.encodedEvents.count == 0)
     }
 }
 

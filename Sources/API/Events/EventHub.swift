@@ -337,11 +337,14 @@ public final class EventHub: Sendable {
 
     /// Forgets a stream (idempotent). It takes only the hub's lock, never the subscriber's: it runs as the writer's
     /// close handler, which a refused write may call while the subscriber's lock is held.
+    /// The last stream to go takes the encoded events with it: with no stream open they would sit in memory for good.
     func unregister(_ subscriber: EventSubscriber) {
-        state.withLock { state in
-            guard state.subscribers[subscriber.tenantId]?.removeValue(forKey: subscriber.id) != nil else { return }
+        let wasLast = state.withLock { state -> Bool in
+            guard state.subscribers[subscriber.tenantId]?.removeValue(forKey: subscriber.id) != nil else { return false }
             state.subscriberCount -= 1
             if state.subscribers[subscriber.tenantId]?.isEmpty == true { state.subscribers[subscriber.tenantId] = nil }
+            return state.subscriberCount == 0
         }
+        if wasLast { encodedEvents.removeAll() }
     }
 }
