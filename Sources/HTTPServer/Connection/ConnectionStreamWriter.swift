@@ -7,8 +7,8 @@ import Synchronization
 /// not accepted yet (`inFlight`, counted as the loop sends, under the lock). It is bounded by `limit`: a write that would
 /// take it past the limit means the client fell behind, and the stream ends (see `write(_:)`). Producers with much
 /// to send pace themselves with `whenBacklog(atMost:_:)`, so they never reach the limit. Every stream's backlog also
-/// counts in the server's `StreamBacklogTotal`: past its limit, a write to a stream that still has bytes waiting ends
-/// that stream the same way (its client resumes with `Last-Event-ID`).
+/// counts in the server's `StreamBacklogTotal`: a write that takes the total past its limit has the streams furthest
+/// behind ended the same way (``cutForServerLimit()``; their clients resume with `Last-Event-ID`).
 final class ConnectionStreamWriter: HTTPStreamWriter {
     /// Where the stream is in its life.
     enum Phase: Equatable {
@@ -67,6 +67,7 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         self.chunked = chunked
         self.limit = limit
         self.total = total
+        total?.register(self)
     }
 
     /// Counts the change of the backlog since it was last counted in the server's total (under the lock).
@@ -93,28 +94,18 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         if bytes.isEmpty { return isOpen }  // an empty chunk would end the body (RFC 9112 §7.1)
         var wake = false
         var handlers: [@Sendable () -> Void] = []
+        var relieve = false
+        var wasEmpty = false
         let accepted = state.withLock { state -> Bool in
             guard state.phase == .open else { return false }
             let framed = chunked ? bytes.count + 20 : bytes.count
-            let overStream = state.backlog + framed > limit
-            if state.backlog > 0, overStream || total?.wouldExceed(adding: framed) == true {
-                if state.inFlight == 0 {
-                    state.phase = .finishing
-                    let notice = overStream
-                        ? Self.fellBehindNotice(limit: limit) : Self.serverFullNotice(limit: total?.limit ?? limit)
-                    append(notice, to: &state.queue)
-                    if chunked { state.queue.append("0\r\n\r\n") }
-                } else {
-                    state.phase = .closed
-                    state.queue = []
-                }
-                settle(&state)
-                state.waiters = []
-                handlers = state.handlers
-                state.handlers = []
+            if state.backlog > 0, state.backlog + framed > limit {
+                handlers = cut(&state, notice: Self.fellBehindNotice(limit: limit))
                 wake = true  // even when a flush is pending: the loop must act on the end now
                 return false
             }
+            relieve = total?.wouldExceed(adding: framed) == true
+            wasEmpty = state.backlog == 0
             append(bytes, to: &state.queue)
             settle(&state)
             if !state.flushScheduled {
@@ -125,7 +116,42 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         }
         if wake { loop.scheduleStreamFlush(key) }
         for handler in handlers { handler() }
-        return accepted
+        // The server's streams hold too much together: the ones furthest behind go (this one too, if it is and
+        // had bytes waiting already: one write into an empty backlog always goes, as within the stream's own bound).
+        if relieve { total?.relieve(sparing: wasEmpty ? self : nil) }
+        return accepted && isOpen
+    }
+
+    /// Ends the stream as one that fell behind (under the lock): when the socket still takes bytes (nothing in
+    /// flight) the queue ends with `notice` and the last chunk, and the connection closes once they are sent;
+    /// otherwise the queue is dropped and the connection closed at once. Answers the close handlers to run.
+    private func cut(_ state: inout State, notice: [UInt8]) -> [@Sendable () -> Void] {
+        if state.inFlight == 0 {
+            state.phase = .finishing
+            append(notice, to: &state.queue)
+            if chunked { state.queue.append("0\r\n\r\n") }
+        } else {
+            state.phase = .closed
+            state.queue = []
+        }
+        settle(&state)
+        state.waiters = []
+        defer { state.handlers = [] }
+        return state.handlers
+    }
+
+    /// Ends the stream because the server's streams together hold more than their limit and this one is among the
+    /// furthest behind (``StreamBacklogTotal/relieve()``); false when it had ended already or has nothing waiting.
+    func cutForServerLimit() -> Bool {
+        let limit = total?.limit ?? limit
+        let handlers = state.withLock { state -> [@Sendable () -> Void]? in
+            guard state.phase == .open, state.backlog > 0 else { return nil }
+            return cut(&state, notice: Self.serverFullNotice(limit: limit))
+        }
+        guard let handlers else { return false }
+        loop.scheduleStreamFlush(key)
+        for handler in handlers { handler() }
+        return true
     }
 
     /// `bytes` as one chunk (HTTP/1.1) or as they are (close-delimited HTTP/1.0).
@@ -175,6 +201,7 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
                     state.queue = []
                     state.inFlight = 0
                     settle(&state)
+                    total?.forget(self)
                 }
                 return []
             }
@@ -187,6 +214,7 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
             } else {
                 state.queue = []
                 state.inFlight = 0
+                total?.forget(self)
             }
             settle(&state)
             let handlers = state.handlers
