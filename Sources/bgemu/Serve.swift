@@ -85,7 +85,7 @@ struct Serve: ParsableCommand {
     @Option(help: "KiB an event stream may have written and not yet sent to its client; past it the stream catches up from the event log at the client's pace (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
     var maxStreamBacklog: Int?
 
-    @Option(help: "MiB all event streams together may have written and not yet sent to their clients; past it a stream that is behind is closed, and its client resumes with Last-Event-ID (env BGEMU_MAX_STREAM_MEMORY). [default: 32]")
+    @Option(help: "MiB all event streams together may have written and not yet sent to their clients; past it the streams furthest behind are closed, and their clients resume with Last-Event-ID (env BGEMU_MAX_STREAM_MEMORY). [default: 32]")
     var maxStreamMemory: Int?
 
     @Option(help: "KiB a second one tenant's event streams may be sent together; past it they catch up from the event log as the budget refills; 0 turns it off (env BGEMU_MAX_STREAM_RATE_PER_TENANT). [default: 8192]")

@@ -50,7 +50,7 @@ struct ServiceConfiguration {
     var loopPlacement: LoopPlacement = .perProcessor
     /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.
     var maxStreamBacklog: Int
-    /// Bytes all event streams together may have written and not yet sent before a stream that is behind is closed.
+    /// Bytes all event streams together may have written and not yet sent before the streams furthest behind are closed.
     var maxStreamMemory: Int = 32 << 20
     /// Bytes a second one tenant's event streams may be sent together (0: no limit).
     var maxStreamRatePerTenant: Int = 8192 << 10
