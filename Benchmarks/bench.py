@@ -242,8 +242,10 @@ def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] =
 def start_bgemu_sse(ctx: Context) -> Server:
     """A bgemu of its own for the streams (its RSS before and after means something), with --sse-heartbeat."""
     extra: tuple[str, ...] = ("--sse-heartbeat", str(ctx.args.sse_heartbeat)) if ctx.args.sse_heartbeat is not None else ()
-    # One tenant holds every stream here: its share of the instance's streams is raised to all of them.
-    extra += ("--max-streams-per-tenant", str(max(ctx.args.streams, 1024)))
+    # One tenant holds every stream here: its share of the instance's streams is raised to all of them (a tenant's
+    # share is also at most half of --max-streams, which is raised to match).
+    extra += ("--max-streams-per-tenant", str(max(ctx.args.streams, 1024)),
+              "--max-streams", str(max(2 * ctx.args.streams, 16_384)))
     return start_bgemu(ctx, "bgemu-sse", extra)
 
 
@@ -1164,6 +1166,145 @@ def bench_sse_streams(ctx: Context, server: Server) -> list[Result]:
             results[0].errors["server died"] = 1
     return results
 
+
+# --------------------------------------------------------------------------------------------------
+# stream-memory: the server's RSS (not a counter of queued bytes) while event streams lag behind a steady flow of
+# advances, and how much of it comes back once they close
+
+MEMORY_TARGET_MIB = 200  # the issue's bound on the RSS with 1,000 unread streams
+MEMORY_RETURN_SHARE = 0.20  # 15 s after the streams closed, the RSS is back within 20 % of where it started
+MEMORY_SETTLE_SECONDS = 15
+MEMORY_APPS = 10
+MEMORY_READER_BYTES_PER_SECOND = 8 << 20
+
+
+def _advance_steadily(port: int, token: str, device_id: str, stop: threading.Event, tally: dict[str, int]) -> None:
+    """Advances the device's clock a day at a time, back to back, until `stop` is set."""
+    client = KeepAliveClient(port, token)
+    try:
+        while not stop.is_set():
+            answer = client.call("POST", f"/v1/devices/{device_id}/clock/advance", {"seconds": 86_400})
+            tally["events"] += int(answer["eventsEmitted"])
+            tally["advances"] += 1
+    except (RuntimeError, OSError) as error:
+        print(f"  ! the advances stopped: {error}", flush=True)
+    finally:
+        client.close()
+
+
+def _read_paced(sock: socket.socket, bytes_per_second: int, stop: threading.Event, tally: dict[str, int]) -> None:
+    """Reads `sock` at `bytes_per_second` at most, in 64 KiB reads, until `stop` is set or the server closes it."""
+    sock.settimeout(1.0)
+    start = time.monotonic()
+    while not stop.is_set():
+        ahead = tally["read"] / bytes_per_second - (time.monotonic() - start)
+        if ahead > 0:
+            stop.wait(ahead)
+            continue
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except OSError:
+            return
+        if not chunk:
+            tally["closed"] = 1
+            return
+        tally["read"] += len(chunk)
+
+
+def _stream_memory_run(ctx: Context, label: str, unread: int, readers: int, seconds: float) -> Result:
+    """One bgemu of its own: `unread` streams that never read and `readers` read at 8 MiB/s while one device's
+    clock advances for `seconds`; the RSS at the start, its peak, and 15 s after every stream closed."""
+    raise_descriptor_limit(unread + readers + 256)
+    server = start_bgemu(ctx, f"bgemu-memory-{unread}-{readers}",
+                         ("--max-streams-per-tenant", str(max(1024, unread + readers))), rate_limit_off=True)
+    pid, token = server.process.pid, server.info["api_key"]
+    client = KeepAliveClient(server.port, token)
+    socks: list[socket.socket] = []
+    stop, tally = threading.Event(), {"events": 0, "advances": 0, "read": 0, "closed": 0}
+    threads: list[threading.Thread] = []
+    samples: list[int] = []
+    try:
+        device = client.call("POST", "/v1/devices", {"name": "memory", "seed": 1})
+        base = f"/v1/devices/{device['id']}/apps"
+        for a in range(MEMORY_APPS):
+            bundle = f"com.example.memory{a}"
+            client.call("POST", base, _app_body(bundle))
+            client.call("POST", f"{base}/{bundle}/launch")
+            client.call("PUT", f"{base}/{bundle}/fetch-interval", {"interval": "minimum"})
+            client.call("POST", f"{base}/{bundle}/task-requests", {"kind": "appRefresh", "identifier": f"{bundle}.refresh"})
+            client.call("POST", f"{base}/{bundle}/background")
+        time.sleep(0.5)
+        rss_start = proc_status_kib(pid, "VmRSS") or 0
+        print(f"  [{label}] opening {unread:,} unread and {readers} read streams ...", flush=True)
+        for _ in range(unread + readers):
+            socks.append(_open_unread_stream(server.port, token))
+        for sock in socks[unread:]:
+            threads.append(threading.Thread(
+                target=_read_paced, args=(sock, MEMORY_READER_BYTES_PER_SECOND, stop, tally), daemon=True))
+        threads.append(threading.Thread(
+            target=_advance_steadily, args=(server.port, token, device["id"], stop, tally), daemon=True))
+        for thread in threads:
+            thread.start()
+        print(f"  [{label}] advancing for {seconds:.0f} s ...", flush=True)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < seconds:
+            time.sleep(0.5)
+            samples.append(proc_status_kib(pid, "VmRSS") or 0)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=30)
+        rss_end = proc_status_kib(pid, "VmRSS") or 0
+        fds_open = open_descriptors(pid)
+        for sock in socks:
+            sock.close()
+        socks = []
+        time.sleep(MEMORY_SETTLE_SECONDS)
+        rss_settled = proc_status_kib(pid, "VmRSS") or 0
+        peak = max(samples + [proc_status_kib(pid, "VmHWM") or 0])
+        fds_after = open_descriptors(pid)
+    finally:
+        stop.set()
+        client.close()
+        for sock in socks:
+            sock.close()
+        ctx.stop(server.process)
+
+    def m(kib: int) -> str:
+        return f"{kib / 1024:.1f}"
+    returned = rss_settled <= rss_start * (1 + MEMORY_RETURN_SHARE)
+    bounded = peak / 1024 <= MEMORY_TARGET_MIB
+    read_rate = tally["read"] / seconds / (1 << 20)
+    print(f"  [{label}] server RSS: start {m(rss_start)} MiB, peak {m(peak)} MiB (target <= {MEMORY_TARGET_MIB}: "
+          f"{'met' if bounded else 'NOT met'}), end of the advances {m(rss_end)}, {MEMORY_SETTLE_SECONDS} s after "
+          f"closing {m(rss_settled)} MiB (target <= {m(int(rss_start * (1 + MEMORY_RETURN_SHARE)))}: "
+          f"{'met' if returned else 'NOT met'}); {tally['events']:,} events in {tally['advances']:,} advances"
+          + (f"; the readers took {read_rate:.1f} MiB/s" if readers else "")
+          + f"; descriptors {fds_open} -> {fds_after}", flush=True)
+    result = Result(benchmark="stream-memory", target=label, connections=unread + readers,
+                    requests_per_second=None, p99_ms=None, duration_s=seconds)
+    result.extra.update({
+        "server RSS at start MiB": rss_start / 1024, "server RSS peak MiB": peak / 1024,
+        "server RSS at the end of the advances MiB": rss_end / 1024,
+        f"server RSS {MEMORY_SETTLE_SECONDS} s after closing MiB": rss_settled / 1024,
+        "peak target MiB": MEMORY_TARGET_MIB, "peak target met": bounded,
+        "back within 20 % of the start": returned, "events": tally["events"], "advances": tally["advances"],
+        "read MiB/s": read_rate if readers else None,
+    })
+    return result
+
+
+@benchmark("stream-memory", server="bgemu", wrk=False,
+           about="server RSS while event streams lag behind back-to-back clock advances (each run a bgemu of its "
+                 "own): 100 unread streams for a third of --memory-seconds, one stream read at 8 MiB/s for a third, "
+                 "1,000 unread for --memory-seconds (90); start / peak (target <= 200 MiB) / 15 s after closing "
+                 "(target: within 20 % of the start)")
+def bench_stream_memory(ctx: Context, _shared: Server) -> list[Result]:
+    seconds = float(ctx.args.memory_seconds)
+    runs = [("100 unread streams", 100, 0, seconds / 3), ("1 stream read at 8 MiB/s", 0, 1, seconds / 3),
+            ("1,000 unread streams", 1_000, 0, seconds)]
+    return [_stream_memory_run(ctx, label, unread, readers, length) for label, unread, readers, length in runs]
 
 # --------------------------------------------------------------------------------------------------
 # advance: --devices × --apps, then POST /clock/advance on every device, one after the other
@@ -2352,6 +2493,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                      help="events to broadcast to every stream, one at a time (default 3)")
     sse.add_argument("--sse-heartbeat", type=float, metavar="SECONDS",
                      help="pass --sse-heartbeat SECONDS to that bgemu (default: its own, 15 s)")
+    memory = parser.add_argument_group("stream-memory")
+    memory.add_argument("--memory-seconds", type=float, default=90, metavar="S",
+                        help="seconds of advances with 1,000 unread streams; the 100-stream and the read-stream "
+                             "runs take a third of it each (default 90)")
     advance = parser.add_argument_group("advance")
     advance.add_argument("--devices", type=int, default=100, metavar="N", help="devices to create (default 100)")
     advance.add_argument("--apps", type=int, default=10, metavar="N", help="apps per device (default 10)")

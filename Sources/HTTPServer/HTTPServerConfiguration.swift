@@ -45,6 +45,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// streaming connection is capped to match (`SO_SNDBUF` of half this, which Linux doubles), so that the kernel
     /// does not hold megabytes for a client that stopped reading either.
     public var maxStreamBacklog: Int
+    /// All streamed responses together: the most bytes their backlogs may hold at once. Past it the streams furthest
+    /// behind are ended as streams that fell behind (`StreamBacklogTotal`), so that many lagging streams cannot hold
+    /// `maxStreamBacklog` each.
+    public var maxStreamBacklogTotal: Int = 32 << 20
     /// The smallest sized body the server gzips when the client accepts it.
     public var gzipMinimumSize: Int
     /// The listen backlog passed to `listen(2)`.

@@ -40,7 +40,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Most event streams open at once; more are refused with 503 (env BGEMU_MAX_STREAMS). [default: 16384]")
     var maxStreams: Int?
 
-    @Option(help: "Most event streams one tenant holds open, its share of --max-streams; more are refused with 429 (env BGEMU_MAX_STREAMS_PER_TENANT). [default: 1024]")
+    @Option(help: "Most event streams one tenant holds open, and never more than half of --max-streams; more are refused with 429 (env BGEMU_MAX_STREAMS_PER_TENANT). [default: 1024]")
     var maxStreamsPerTenant: Int?
 
     @Option(help: "Most devices one tenant may have; more are refused with 409 tooManyDevices (env BGEMU_MAX_DEVICES_PER_TENANT). [default: 10000]")
@@ -87,6 +87,9 @@ struct Serve: ParsableCommand {
 
     @Option(help: "KiB an event stream may have written and not yet sent to its client; past it the stream catches up from the event log at the client's pace (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
     var maxStreamBacklog: Int?
+
+    @Option(help: "MiB all event streams together may have written and not yet sent to their clients; past it the streams furthest behind are closed, and their clients resume with Last-Event-ID (env BGEMU_MAX_STREAM_MEMORY). [default: 32]")
+    var maxStreamMemory: Int?
 
     @Option(help: "KiB a second one tenant's event streams may be sent together; past it they catch up from the event log as the budget refills; 0 turns it off (env BGEMU_MAX_STREAM_RATE_PER_TENANT). [default: 8192]")
     var maxStreamRatePerTenant: Int?
@@ -137,6 +140,8 @@ struct Serve: ParsableCommand {
             in: 0...16_777_216) ?? 8192) << 10
         configured.maxUploadsPerTenant = try Self.number(
             maxUploadsPerTenant, "BGEMU_MAX_UPLOADS_PER_TENANT", option: "max-uploads-per-tenant", in: 1...1024) ?? 2
+        configured.maxStreamMemory = (try Self.number(
+            maxStreamMemory, "BGEMU_MAX_STREAM_MEMORY", option: "max-stream-memory", in: 1...65_536) ?? 32) << 20
         configured.rateLimitHold = try Self.number(
             rateLimitHold, "BGEMU_RATE_LIMIT_HOLD", option: "rate-limit-hold", in: 0...60) ?? 1
         configured.rateLimitDelay = try Self.number(

@@ -12,6 +12,14 @@ struct Service {
     let configuration: ServiceConfiguration
 
     func run() throws {
+        // The heap: two arenas per processor instead of glibc's eight, trimmed every 10 s and soon after streams
+        // close (see HeapTrimmer). Measured on 2 cores with 1,000 unread streams behind 30 s of advances, then
+        // closed: 117 MiB at the peak and 47 MiB 15 s after closing, against 143-146 and 56-61 with glibc's 16
+        // arenas trimmed only after the closes; device creations and advances over wrk's 64 connections within
+        // the machine's noise of each other (12,300-13,700 and 11,600-13,600 a second against 11,000-12,300 and
+        // 12,800-14,600).
+        HeapTrimmer.limitArenas(to: 2 * HTTPServerConfiguration.activeProcessorCount)
+        HeapTrimmer.shared.trimEvery(.seconds(10))
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in ServiceLogHandler(label: label, level: level) }
         let logger = Logger(label: "bgemu")
@@ -108,6 +116,7 @@ struct Service {
         serverConfiguration.minimumBodyRate = configuration.minimumBodyRate
         serverConfiguration.bodyRateWindow = .milliseconds(Int(configuration.bodyRateWindow * 1000))
         serverConfiguration.maxStreamBacklog = configuration.maxStreamBacklog
+        serverConfiguration.maxStreamBacklogTotal = configuration.maxStreamMemory
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         serverConfiguration.offloadKey = APIRouter.offloadKey

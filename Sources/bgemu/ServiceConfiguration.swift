@@ -18,7 +18,7 @@ struct ServiceConfiguration {
     var sseHeartbeat: Double
     /// Most event streams open at once.
     var maxStreams: Int
-    /// Most event streams one tenant holds open.
+    /// Most event streams one tenant holds open (the hub also caps it at half of `maxStreams`).
     var maxStreamsPerTenant: Int
     /// Most devices one tenant may have.
     var maxDevicesPerTenant: Int
@@ -52,6 +52,8 @@ struct ServiceConfiguration {
     var loopPlacement: LoopPlacement = .perProcessor
     /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.
     var maxStreamBacklog: Int
+    /// Bytes all event streams together may have written and not yet sent before the streams furthest behind are closed.
+    var maxStreamMemory: Int = 32 << 20
     /// Bytes a second one tenant's event streams may be sent together (0: no limit).
     var maxStreamRatePerTenant: Int = 8192 << 10
     /// The largest `devices × days` one forecast may ask for.

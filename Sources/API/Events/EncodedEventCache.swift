@@ -37,6 +37,13 @@ final class EncodedEventCache: Sendable {
         }
     }
 
+    /// Forgets every event (the last stream closed: nothing will read them), giving back their memory.
+    func removeAll() {
+        state.withLock { state in
+            state.bytes = [:]
+        }
+    }
+
     /// How many events are cached (tests: the table stays bounded).
     var count: Int { state.withLock { $0.bytes.count } }
 }

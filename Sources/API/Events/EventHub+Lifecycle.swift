@@ -65,7 +65,7 @@ extension EventHub {
         let now = ContinuousClock.now
         let (outcome, next) = state.withLock { state in
             let outcome = state.sequencer.skipStalledGap(timeout: gapTimeout, now: now)
-            state.outbox += outcome.released
+            state.enqueue(outcome.released, limit: maximumUndeliveredEvents)
             let next = state.sequencer.stallDeadline(timeout: gapTimeout).map { max($0 - now, .milliseconds(1)) }
             state.gapCheckScheduled = next != nil
             return (outcome, next)

@@ -17,6 +17,10 @@ import Synchronization
 /// - **A stream** (``stream(tenantId:filter:lastEventId:)``) starts with `retry:`, then, when the client resumes
 ///   after a `Last-Event-ID`, replays the stored events after it (on a small pool of replay workers, never on the
 ///   server's event loop) before going live; without one it gets live events only.
+/// - **Delivery that falls behind** the commits holds at most `maximumUndeliveredEvents` events: past it the
+///   undelivered events are dropped from memory and the streams of their tenants catch up from the store instead
+///   (see ``HubState/enqueue(_:limit:)``). Before, a flow of commits faster than the fan-out to many streams grew
+///   the outbox without bound (30 s of advances with 100 unread streams: some 150 MiB of events waiting).
 /// - **A slow client** never holds anyone up, nor much memory: writes go to the stream's bounded backlog. A live event
 ///   that does not fit (a burst larger than the bound, or a client that stopped reading) is not written; the stream
 ///   catches up from the store instead, paced to what the client reads (see ``replay(_:)``). A client that takes
@@ -47,7 +51,8 @@ public final class EventHub: Sendable {
     /// The most streams open at once; past it a new stream is refused with `503` so that streams can never use
     /// up the process's file descriptors and lock the API (health probes included) out.
     public let maximumStreams: Int
-    /// The most streams one tenant may hold open (its share of `maximumStreams`).
+    /// The most streams one tenant may hold open: the `maximumStreamsPerTenant` asked for, but never more than
+    /// ``tenantShareOfMaximumStreams`` of `maximumStreams` (see ``tenantShare(maximumStreams:maximumStreamsPerTenant:)``).
     public let maximumStreamsPerTenant: Int
     /// Where delivery runs: off the publishing request's thread, so that a request that records an event is
     /// answered without waiting for the fan-out to thousands of streams.
@@ -70,10 +75,19 @@ public final class EventHub: Sendable {
         }
     }
 
+    /// The most released events held for delivery (``HubState/outbox``); past it they are dropped and the streams
+    /// of their tenants catch up from the store.
+    let maximumUndeliveredEvents: Int
+
     struct HubState {
         var sequencer: EventSequencer
-        /// Released events not yet delivered, in id order.
+        /// Released events not yet delivered, in id order (at most `maximumUndeliveredEvents`).
         var outbox: [RecordedEvent] = []
+        /// Tenants whose undelivered events were dropped: their streams catch up from the store before the next
+        /// delivery (see ``enqueue(_:limit:)``).
+        var droppedTenants: Set<String> = []
+        /// The most events the outbox ever held (tests: the bound holds).
+        var largestOutbox = 0
         /// Whether a thread is delivering the outbox (one at a time, so that streams get events in order).
         var delivering = false
         /// Whether a delivery is queued and not started: publishing meanwhile queues no other (each queued
@@ -86,6 +100,25 @@ public final class EventHub: Sendable {
         var reservedSlots = 0
         /// The same, by tenant (for `maximumStreamsPerTenant`).
         var reservedByTenant: [String: Int] = [:]
+
+        /// Whether a delivery has work: events to deliver, or streams to send back to the store.
+        var hasDeliveryWork: Bool { !outbox.isEmpty || !droppedTenants.isEmpty }
+
+        /// Adds released events to the outbox, unless that takes it past `limit`: then the outbox and these events
+        /// are dropped, and their tenants remembered, so that the next delivery sends those tenants' streams back to
+        /// the store (where every dropped event is, committed) before it delivers anything newer. Nothing is lost
+        /// and nothing repeated: a stream replays after the last id it wrote, as after a burst too large for it.
+        mutating func enqueue(_ released: [RecordedEvent], limit: Int) {
+            guard !released.isEmpty else { return }
+            if outbox.count + released.count > limit {
+                for event in outbox { droppedTenants.insert(event.tenantId) }
+                for event in released { droppedTenants.insert(event.tenantId) }
+                outbox = []
+            } else {
+                outbox += released
+                largestOutbox = max(largestOutbox, outbox.count)
+            }
+        }
 
         /// Open and reserved streams of `tenantId`.
         func streams(of tenantId: String) -> Int { (subscribers[tenantId]?.count ?? 0) + (reservedByTenant[tenantId] ?? 0) }
@@ -115,12 +148,15 @@ public final class EventHub: Sendable {
     public init(
         store: any EventStore, heartbeatInterval: Duration = .seconds(15), retryMilliseconds: Int = 2000,
         gapTimeout: Duration = .seconds(1), replayWorkers: Int = 2, maximumStreams: Int = 16_384,
-        maximumStreamsPerTenant: Int = 1024, streamBytesPerSecondPerTenant: Int = 0, logger: Logger
+        maximumStreamsPerTenant: Int = 1024, streamBytesPerSecondPerTenant: Int = 0,
+        maximumUndeliveredEvents: Int = 4096, logger: Logger
     ) {
+        self.maximumUndeliveredEvents = max(1, maximumUndeliveredEvents)
         self.streamBytesPerSecondPerTenant = streamBytesPerSecondPerTenant
         self.store = store
         self.maximumStreams = maximumStreams
-        self.maximumStreamsPerTenant = maximumStreamsPerTenant
+        self.maximumStreamsPerTenant = Self.tenantShare(
+            maximumStreams: maximumStreams, maximumStreamsPerTenant: maximumStreamsPerTenant)
         self.heartbeatInterval = heartbeatInterval
         self.retryMilliseconds = retryMilliseconds
         self.gapTimeout = gapTimeout
@@ -149,11 +185,11 @@ public final class EventHub: Sendable {
         guard !events.isEmpty else { return }
         let (outcome, scheduleCheck, deliver) = state.withLock { state in
             let outcome = state.sequencer.accept(events, now: .now)
-            state.outbox += outcome.released
+            state.enqueue(outcome.released, limit: maximumUndeliveredEvents)
             let schedule = state.sequencer.isBlocked && !state.gapCheckScheduled
             if schedule { state.gapCheckScheduled = true }
             // A delivery under way takes this outbox too (it ends only once it finds the outbox empty).
-            let deliver = !state.outbox.isEmpty && !state.delivering && !state.deliveryQueued
+            let deliver = state.hasDeliveryWork && !state.delivering && !state.deliveryQueued
             if deliver { state.deliveryQueued = true }
             return (outcome, schedule, deliver)
         }
@@ -199,30 +235,49 @@ public final class EventHub: Sendable {
         guard mine else { return }
         let encoder = EventBody.makeEncoder()
         while true {
-            let work = state.withLock { state -> (batch: [RecordedEvent], streams: [String: [UInt64: EventSubscriber]])? in
-                guard !state.outbox.isEmpty else {
+            let work = state.withLock {
+                state -> (batch: [RecordedEvent], dropped: Set<String>, streams: [String: [UInt64: EventSubscriber]])? in
+                guard state.hasDeliveryWork else {
                     state.delivering = false
                     return nil
                 }
-                defer { state.outbox = [] }
-                return (state.outbox, state.subscribers)  // a copy-on-write snapshot: O(1)
+                defer {
+                    state.outbox = []
+                    state.droppedTenants = []
+                }
+                return (state.outbox, state.droppedTenants, state.subscribers)  // a copy-on-write snapshot: O(1)
             }
             guard let work else { return }
+            // First: the streams whose events were dropped go back to the store, before anything newer reaches them;
+            // the memory the dropped events held goes back to the system.
+            if !work.dropped.isEmpty { HeapTrimmer.shared.trimSoon() }
+            for tenantId in work.dropped {
+                guard let streams = work.streams[tenantId] else { continue }
+                for subscriber in streams.values { handle(subscriber.missedLiveEvents(), of: subscriber) }
+            }
             for event in work.batch {
                 guard let streams = work.streams[event.tenantId], !streams.isEmpty else { continue }
                 var encoded: EncodedEvent?
                 for subscriber in streams.values where subscriber.filter.matches(event) {
                     if encoded == nil { encoded = encode(event, encoder) }
                     guard let encoded else { break }
-                    switch subscriber.offer(encoded) {
-                    case .taken: break
-                    case .catchUp: replayQueue(for: subscriber).async { self.replay(subscriber) }
-                    case .closed: unregister(subscriber)
-                    }
+                    handle(subscriber.offer(encoded), of: subscriber)
                 }
             }
         }
     }
+
+    /// Acts on what a stream answered a live event (or the news that some were dropped).
+    private func handle(_ offer: EventSubscriber.Offer, of subscriber: EventSubscriber) {
+        switch offer {
+        case .taken: break
+        case .catchUp: replayQueue(for: subscriber).async { self.replay(subscriber) }
+        case .closed: unregister(subscriber)
+        }
+    }
+
+    /// The most events the outbox ever held (tests).
+    var largestUndelivered: Int { state.withLock { $0.largestOutbox } }
 
     /// The stream bytes of an event; nil (logged) when its data cannot be written as JSON.
     func encode(_ event: RecordedEvent, _ encoder: CompactJSONEncoder) -> EncodedEvent? {
@@ -282,11 +337,14 @@ public final class EventHub: Sendable {
 
     /// Forgets a stream (idempotent). It takes only the hub's lock, never the subscriber's: it runs as the writer's
     /// close handler, which a refused write may call while the subscriber's lock is held.
+    /// The last stream to go takes the encoded events with it: with no stream open they would sit in memory for good.
     func unregister(_ subscriber: EventSubscriber) {
-        state.withLock { state in
-            guard state.subscribers[subscriber.tenantId]?.removeValue(forKey: subscriber.id) != nil else { return }
+        let wasLast = state.withLock { state -> Bool in
+            guard state.subscribers[subscriber.tenantId]?.removeValue(forKey: subscriber.id) != nil else { return false }
             state.subscriberCount -= 1
             if state.subscribers[subscriber.tenantId]?.isEmpty == true { state.subscribers[subscriber.tenantId] = nil }
+            return state.subscriberCount == 0
         }
+        if wasLast { encodedEvents.removeAll() }
     }
 }

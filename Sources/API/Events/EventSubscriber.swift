@@ -135,6 +135,29 @@ final class EventSubscriber: Sendable {
         }
     }
 
+    /// Live events for this stream were dropped before delivery (the hub's outbox overflowed): a live stream goes
+    /// back to replaying from the store after the last event it wrote (`.catchUp`: the hub starts the replay); a
+    /// replaying one drops its buffer, which now has a hole, and replays again at its hand-off.
+    func missedLiveEvents() -> Offer {
+        state.withLock { state in
+            switch state.phase {
+            case .closed:
+                return .closed
+            case .replaying:
+                state.buffer = []
+                state.bufferBytes = 0
+                state.bufferOverflowed = true
+                return .taken
+            case .live:
+                state.phase = .replaying
+                state.buffer = []
+                state.bufferBytes = 0
+                state.bufferOverflowed = false
+                return .catchUp
+            }
+        }
+    }
+
     /// Stored events, oldest first, from the replay worker: written while the stream's backlog stays within
     /// `highWater` (an event always goes into an empty backlog, however large).
     func replay(_ events: [EncodedEvent], highWater: Int) -> ReplayProgress {

@@ -5,6 +5,8 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <netinet/tcp.h>
+// malloc_trim(3): returning the memory of closed event streams to the system.
+#include <malloc.h>
 
 // accept4(2) is declared by <sys/socket.h> only under _GNU_SOURCE, which the Glibc module is built without.
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);

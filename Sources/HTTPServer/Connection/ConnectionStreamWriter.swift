@@ -6,7 +6,9 @@ import Synchronization
 /// **The backlog** is every byte written and not yet sent: the queue, plus what the loop took and the socket has
 /// not accepted yet (`inFlight`, counted as the loop sends, under the lock). It is bounded by `limit`: a write that would
 /// take it past the limit means the client fell behind, and the stream ends (see `write(_:)`). Producers with much
-/// to send pace themselves with `whenBacklog(atMost:_:)`, so they never reach the limit.
+/// to send pace themselves with `whenBacklog(atMost:_:)`, so they never reach the limit. Every stream's backlog also
+/// counts in the server's `StreamBacklogTotal`: a write that takes the total past its limit has the streams furthest
+/// behind ended the same way (``cutForServerLimit()``; their clients resume with `Last-Event-ID`).
 final class ConnectionStreamWriter: HTTPStreamWriter {
     /// Where the stream is in its life.
     enum Phase: Equatable {
@@ -33,6 +35,8 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         var waiters: [Waiter] = []
         /// Whether the loop has been asked to flush and has not taken the queue since.
         var flushScheduled = false
+        /// The backlog as last counted in the server's total.
+        var counted = 0
 
         var backlog: Int { queue.count + inFlight }
     }
@@ -48,12 +52,30 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
     private let key: UInt64
     private let chunked: Bool
     private let limit: Int
+    /// Every stream's backlog together, and its limit; nil: this stream counts in no total.
+    private let total: StreamBacklogTotal?
 
-    init(loop: EventLoop, key: UInt64, chunked: Bool, limit: Int) {
+    /// The comment a stream ends with when the server's streams together hold more than `limit` bytes (see
+    /// ``fellBehindNotice(limit:)``).
+    static func serverFullNotice(limit: Int) -> [UInt8] {
+        Array(": stream closed: the server's streams hold more than \(limit) bytes for their clients and this one was behind; reconnect with Last-Event-ID\n\n".utf8)
+    }
+
+    init(loop: EventLoop, key: UInt64, chunked: Bool, limit: Int, total: StreamBacklogTotal? = nil) {
         self.loop = loop
         self.key = key
         self.chunked = chunked
         self.limit = limit
+        self.total = total
+        total?.register(self)
+    }
+
+    /// Counts the change of the backlog since it was last counted in the server's total (under the lock).
+    private func settle(_ state: inout State) {
+        guard let total else { return }
+        let backlog = state.backlog
+        total.add(backlog - state.counted)
+        state.counted = backlog
     }
 
     var isOpen: Bool { state.withLock { $0.phase == .open } }
@@ -72,25 +94,20 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         if bytes.isEmpty { return isOpen }  // an empty chunk would end the body (RFC 9112 §7.1)
         var wake = false
         var handlers: [@Sendable () -> Void] = []
+        var relieve = false
+        var wasEmpty = false
         let accepted = state.withLock { state -> Bool in
             guard state.phase == .open else { return false }
             let framed = chunked ? bytes.count + 20 : bytes.count
             if state.backlog > 0, state.backlog + framed > limit {
-                if state.inFlight == 0 {
-                    state.phase = .finishing
-                    append(Self.fellBehindNotice(limit: limit), to: &state.queue)
-                    if chunked { state.queue.append("0\r\n\r\n") }
-                } else {
-                    state.phase = .closed
-                    state.queue = []
-                }
-                state.waiters = []
-                handlers = state.handlers
-                state.handlers = []
+                handlers = cut(&state, notice: Self.fellBehindNotice(limit: limit))
                 wake = true  // even when a flush is pending: the loop must act on the end now
                 return false
             }
+            relieve = total?.wouldExceed(adding: framed) == true
+            wasEmpty = state.backlog == 0
             append(bytes, to: &state.queue)
+            settle(&state)
             if !state.flushScheduled {
                 state.flushScheduled = true
                 wake = true
@@ -99,7 +116,42 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         }
         if wake { loop.scheduleStreamFlush(key) }
         for handler in handlers { handler() }
-        return accepted
+        // The server's streams hold too much together: the ones furthest behind go (this one too, if it is and
+        // had bytes waiting already: one write into an empty backlog always goes, as within the stream's own bound).
+        if relieve { total?.relieve(sparing: wasEmpty ? self : nil) }
+        return accepted && isOpen
+    }
+
+    /// Ends the stream as one that fell behind (under the lock): when the socket still takes bytes (nothing in
+    /// flight) the queue ends with `notice` and the last chunk, and the connection closes once they are sent;
+    /// otherwise the queue is dropped and the connection closed at once. Answers the close handlers to run.
+    private func cut(_ state: inout State, notice: [UInt8]) -> [@Sendable () -> Void] {
+        if state.inFlight == 0 {
+            state.phase = .finishing
+            append(notice, to: &state.queue)
+            if chunked { state.queue.append("0\r\n\r\n") }
+        } else {
+            state.phase = .closed
+            state.queue = []
+        }
+        settle(&state)
+        state.waiters = []
+        defer { state.handlers = [] }
+        return state.handlers
+    }
+
+    /// Ends the stream because the server's streams together hold more than their limit and this one is among the
+    /// furthest behind (``StreamBacklogTotal/relieve()``); false when it had ended already or has nothing waiting.
+    func cutForServerLimit() -> Bool {
+        let limit = total?.limit ?? limit
+        let handlers = state.withLock { state -> [@Sendable () -> Void]? in
+            guard state.phase == .open, state.backlog > 0 else { return nil }
+            return cut(&state, notice: Self.serverFullNotice(limit: limit))
+        }
+        guard let handlers else { return false }
+        loop.scheduleStreamFlush(key)
+        for handler in handlers { handler() }
+        return true
     }
 
     /// `bytes` as one chunk (HTTP/1.1) or as they are (close-delimited HTTP/1.0).
@@ -143,7 +195,14 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         var wake = false
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
             guard state.phase == .open else {
-                if phase == .closed { state.phase = .closed }
+                if phase == .closed {
+                    // The connection is going away: nothing it held is waiting any more.
+                    state.phase = .closed
+                    state.queue = []
+                    state.inFlight = 0
+                    settle(&state)
+                    total?.forget(self)
+                }
                 return []
             }
             state.phase = phase
@@ -154,13 +213,18 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
                 wake = true  // even when a flush is pending: the loop gives an ended stream a deadline
             } else {
                 state.queue = []
+                state.inFlight = 0
+                total?.forget(self)
             }
+            settle(&state)
             let handlers = state.handlers
             state.handlers = []
             return handlers
         }
         if wake { loop.scheduleStreamFlush(key) }
         for handler in handlers { handler() }
+        // The connection is going away and its queues with it: give their memory back to the system soon.
+        if phase == .closed { HeapTrimmer.shared.trimSoon() }
     }
 
     /// The loop's flush: when `writable`, takes the queue and hands it to `send` (a non-blocking send answering how
@@ -177,6 +241,7 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
             guard !bytes.isEmpty else { return (bytes, 0, state.phase) }
             let sent = bytes.withUnsafeBytes(send)
             state.inFlight = sent < 0 ? 0 : bytes.count - sent
+            settle(&state)
             ready = Self.readyWaiters(&state)
             return (bytes, sent, state.phase)
         }
@@ -191,6 +256,7 @@ final class ConnectionStreamWriter: HTTPStreamWriter {
         let unsent = state.withLock { state -> Int in
             let unsent = send()
             state.inFlight = max(0, unsent)
+            settle(&state)
             ready = Self.readyWaiters(&state)
             return unsent
         }

@@ -134,7 +134,8 @@ extension EventLoop {
         _ = ResponseHead.write(
             into: &out, status: response.status, headers: response.headers, framing: chunked ? .chunked : .closeDelimited,
             keepAlive: false, version: request.version, date: dateCache.value, requestId: requestId)
-        let writer = ConnectionStreamWriter(loop: self, key: connection.key, chunked: chunked, limit: settings.maxStreamBacklog)
+        let writer = ConnectionStreamWriter(
+            loop: self, key: connection.key, chunked: chunked, limit: settings.maxStreamBacklog, total: settings.streamBacklogs)
         boundSendBuffer(of: connection)
         connection.phase = .streaming(writer)
         connection.pendingStream = stream

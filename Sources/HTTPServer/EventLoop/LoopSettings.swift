@@ -18,6 +18,8 @@ struct LoopSettings: Sendable {
     let lingerTimeout: Int64 = 2000
     /// Bytes a stream's unsent backlog may hold.
     let maxStreamBacklog: Int
+    /// Every stream's backlog together, shared by the loops (the settings are made once per server).
+    let streamBacklogs: StreamBacklogTotal
     /// The `SO_SNDBUF` a streaming connection asks for: half the backlog bound, at least 4 KiB.
     var streamSendBuffer: Int { max(4096, maxStreamBacklog / 2) }
     let gzipMinimumSize: Int
@@ -41,6 +43,7 @@ struct LoopSettings: Sendable {
         let (perWindow, overflow) = minimumBodyRate.multipliedReportingOverflow(by: Int(bodyRateWindow))
         minimumBytesPerWindow = overflow ? Int.max : perWindow / 1000
         maxStreamBacklog = max(1, configuration.maxStreamBacklog)
+        streamBacklogs = StreamBacklogTotal(limit: configuration.maxStreamBacklogTotal)
         gzipMinimumSize = max(0, configuration.gzipMinimumSize)
         offloadKey = configuration.offloadKey
         uploadAdmission = configuration.uploadAdmission
