@@ -65,6 +65,34 @@ public final class Database: @unchecked Sendable {
 
     deinit { checkpointer?.stop() }
 
+    // MARK: Memory
+
+    /// The writer's commits when ``releaseMemoryIfIdle()`` last looked; touched only with `writerLock` held.
+    private var commitsSeen = -1
+
+    /// Frees the page caches of every connection (up to 2 MiB each by SQLite's default) when nothing was committed
+    /// since the previous call and no connection is in use; otherwise only notes the commits. Called every few
+    /// seconds, it gives the caches back once the service has been idle for one interval: after a burst of writes,
+    /// their pages stayed in the process's memory for good. Never waits: a busy writer or reader skips the release.
+    /// Returns whether it released.
+    @discardableResult
+    public func releaseMemoryIfIdle() -> Bool {
+        guard writerLock.try() else { return false }
+        defer { writerLock.unlock() }
+        let commits = writer.commitCount
+        guard commits == commitsSeen else {
+            commitsSeen = commits
+            return false
+        }
+        var taken = 0
+        defer { for _ in 0..<taken { readerSlots.signal() } }
+        while taken < readerCount, readerSlots.wait(timeout: .now()) == .success { taken += 1 }
+        guard taken == readerCount else { return false }
+        writer.releaseCachedPages()
+        readerLock.withLock { for reader in idleReaders { reader.releaseCachedPages() } }
+        return true
+    }
+
     // MARK: Reading
 
     /// Runs `body` with a connection that sees every write committed before the call.

@@ -16,6 +16,8 @@ public final class SQLiteConnection {
     public private(set) var preparedStatementCount = 0
     /// Told how long each `COMMIT` of ``transaction(_:_:)`` took (for metrics); see `Database.observeCommits`.
     var commitObserver: (@Sendable (Duration) -> Void)?
+    /// How many transactions ``transaction(_:_:)`` committed on this connection.
+    private(set) var commitCount = 0
     /// Whether the appends on this connection (the writer) count events in `event_counts`, as ``EventCounts`` last
     /// read or switched it; nil until first needed, then read from the `settings` table. Touched only by the thread
     /// that holds the connection, as everything else here.
@@ -101,6 +103,20 @@ public final class SQLiteConnection {
 
     /// Whether ``close()`` was called.
     public var isClosed: Bool { handle == nil }
+
+    /// Frees what the connection's page cache holds and no statement uses (`sqlite3_db_release_memory`): on an idle
+    /// connection, the whole cache, read again from the file (or the system's cache of it) when next needed.
+    func releaseCachedPages() {
+        if let handle { _ = sqlite3_db_release_memory(handle) }
+    }
+
+    /// Bytes the page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).
+    func cacheUsedBytes() throws -> Int {
+        let handle = try openHandle()
+        var current: Int32 = 0, highest: Int32 = 0
+        _ = sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
 
     private func openHandle(sql: String? = nil) throws -> OpaquePointer {
         guard let handle else {
@@ -216,6 +232,7 @@ public final class SQLiteConnection {
             }
             let start = ContinuousClock.now
             try execute("COMMIT TRANSACTION", [])
+            commitCount &+= 1
             commitObserver?(ContinuousClock.now - start)
         } catch {
             rollbackQuietly()

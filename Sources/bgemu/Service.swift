@@ -19,7 +19,7 @@ struct Service {
         // the machine's noise of each other (12,300-13,700 and 11,600-13,600 a second against 11,000-12,300 and
         // 12,800-14,600).
         HeapTrimmer.limitArenas(to: 2 * HTTPServerConfiguration.activeProcessorCount)
-        HeapTrimmer.shared.trimEvery(.seconds(10))
+        HeapTrimmer.shared.trimEvery(.seconds(5))
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in ServiceLogHandler(label: label, level: level) }
         let logger = Logger(label: "bgemu")
@@ -49,6 +49,9 @@ struct Service {
                 hub.publish(events)
             },
             maximumDevicesPerTenant: configuration.maxDevicesPerTenant)
+        // Once nothing was committed for one interval of the periodic trim, the connections' page caches (2 MiB
+        // each at most) go back with the heap: after a burst of writes they had stayed in the RSS for good.
+        HeapTrimmer.shared.beforeEachPeriodicTrim { database.releaseMemoryIfIdle() }
         let prunedEvents = Self.prunedEvents(SQLiteEventStore(database: database))
         // Streams can only see events pruned under them while this process prunes: what was pruned before it
         // started is refused when a stream opens (`410`). Without retention, a replay asks nothing per page.

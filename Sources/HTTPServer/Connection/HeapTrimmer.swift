@@ -43,6 +43,13 @@ public final class HeapTrimmer: Sendable {
     }
 
     private let periodic = Atomic<Bool>(false)
+    private let beforePeriodic = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Runs `body` before each periodic trim, on the trimmer's thread (the service frees its database's idle caches
+    /// there, so that the trim gives their pages back too). Replaces an earlier one.
+    public func beforeEachPeriodicTrim(_ body: @escaping @Sendable () -> Void) {
+        beforePeriodic.withLock { $0 = body }
+    }
 
     /// Ends the periodic trims after the next (tests).
     func stopPeriodicTrims() {
@@ -52,6 +59,7 @@ public final class HeapTrimmer: Sendable {
     private func schedulePeriodic(after interval: DispatchTimeInterval) {
         queue.asyncAfter(deadline: .now() + interval) { [self] in
             guard periodic.load(ordering: .acquiring) else { return }
+            beforePeriodic.withLock { $0 }?()
             _ = malloc_trim(0)
             trims.add(1, ordering: .relaxed)
             schedulePeriodic(after: interval)
