@@ -76,9 +76,12 @@ public enum APIRouter {
     }
 
     /// The server's upload admission (`HTTPServerConfiguration.uploadAdmission`): at most `maximumPerTenant`
-    /// uploads of one tenant at once, more refused from their head with `429 tooManyUploads` (``UploadSlots``).
-    public static func uploadAdmission(_ env: APIEnvironment, maximumPerTenant: Int) -> @Sendable (HTTPRequest) -> UploadAdmission {
-        UploadSlots(maximumPerTenant: maximumPerTenant).admission(credentials: env.credentials)
+    /// uploads of one tenant at once, more refused from their head with `429 tooManyUploads` (``UploadSlots``),
+    /// each refusal held for `hold` before it is sent.
+    public static func uploadAdmission(
+        _ env: APIEnvironment, maximumPerTenant: Int, hold: Duration = .zero
+    ) -> @Sendable (HTTPRequest) -> UploadAdmission {
+        UploadSlots(maximumPerTenant: maximumPerTenant).admission(credentials: env.credentials, hold: hold)
     }
 
     /// Whether a request is an app upload (`POST /v1/devices/{deviceId}/apps`), whose body may be a whole `.ipa`

@@ -54,10 +54,14 @@ import ZIPFoundation
             try socket.send([UInt8](repeating: 0x50, count: 1 << 20))
             held.append(socket)
         }
+        let asked = Date()
         let refused = try a.request(
             "POST", "/v1/devices/\(deviceA)/apps", body: try Self.plist("org.example.a"),
             headers: [("Content-Type", "application/x-plist")])
         #expect(refused.status == 429)
+        // Held for --rate-limit-hold (1 s by default) before it is sent, as the rate limiter's refusals are: a
+        // flood retrying at once gets one refusal a second on each connection.
+        #expect(Date().timeIntervalSince(asked) >= 0.9)
         #expect(refused.header("Retry-After") == "1")
         #expect(refused.header("Content-Type") == "application/problem+json")
         #expect(refused.json["code"] as? String == "tooManyUploads", "\(refused.text)")

@@ -57,8 +57,13 @@ final class UploadSlots: Sendable {
     /// The server's upload admission: a slot for a known tenant's upload, a `429` past its share. A request
     /// without a valid key is admitted without a slot: the authentication refuses it further in (from its
     /// head too).
-    func admission(credentials: Credentials) -> @Sendable (HTTPRequest) -> UploadAdmission {
-        let refusal = Problems.tooManyUploads(maximumPerTenant).response()
+    /// - Parameter hold: how long a refusal is held before it is sent (`serve --rate-limit-hold`, as the rate
+    ///   limiter's refusals are): a tenant retrying at once, on as many connections as it likes, gets one refusal
+    ///   per hold on each.
+    func admission(credentials: Credentials, hold: Duration = .zero) -> @Sendable (HTTPRequest) -> UploadAdmission {
+        var held = Problems.tooManyUploads(maximumPerTenant).response()
+        held.delay = hold
+        let refusal = held
         return { [self] head in
             guard let token = AuthMiddleware.token(in: head), let tenant = try? credentials.tenant(forKey: token) else {
                 return .admitted(lease: nil)

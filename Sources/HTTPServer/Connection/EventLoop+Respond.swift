@@ -183,7 +183,17 @@ extension EventLoop {
             let clientRequestId = connection.parser.clientRequestId
             let parsed = HTTPRequestParser.Parsed(request: head, keepAlive: false, clientRequestId: clientRequestId)
             settings.tally.refused(status: response.status.code)
-            write(response, to: parsed, requestId: clientRequestId ?? requestIds.next(), on: connection, into: &out)
+            let requestId = clientRequestId ?? requestIds.next()
+            if holds(response) {
+                // A refusal that asks for a delay is held on a timer, the connection reading nothing meanwhile: a
+                // client that asks again at once, as a flood does, gets one refusal per delay on each connection
+                // instead of thousands a second, each a connection the loops would accept, read and close.
+                connection.parser.abandon()
+                connection.input = []
+                hold(response, to: parsed, requestId: requestId, on: connection)
+                return false
+            }
+            write(response, to: parsed, requestId: requestId, on: connection, into: &out)
             connection.parser.abandon()
             if case .requests = connection.phase { connection.phase = .closing }
             connection.input = []
