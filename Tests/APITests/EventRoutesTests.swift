@@ -195,7 +195,8 @@ import Testing
 
     @Test(arguments: [
         ("limit=0", "limit"), ("limit=501", "limit"), ("after=x", "after"), ("after=-1", "after"), ("cursor=1.5", "cursor"),
-        ("after=99999999999999999999", "after"), ("after=1000000000000000000", "after"), ("order=DESC", "order"), ("order=newest", "order"),
+        ("after=99999999999999999999", "after"), ("after=1000000000000000000", "after"), ("order=DESC", "order"),
+        ("order=newest", "order"), ("order=", "order"),
         ("order=desc&cursor=x", "cursor"), ("order=desc&after=-1", "after"),
     ])
     func invalidPagingIs422NamingTheParameter(_ query: String, _ field: String) {

@@ -61,7 +61,8 @@ struct EventQuery {
     /// starts at the newest event.
     static func pageRange(_ request: HTTPRequest, cursor: String?) throws -> PageRange {
         let order: Order
-        switch value("order", request) {
+        // Not `value`: an empty `order=` is not left out but a value outside the enum (the contract's).
+        switch request.queryValue("order") {
         case nil: order = .ascending
         case let text?:
             guard let known = Order(rawValue: text) else { throw Problems.invalid("order", "must be asc or desc") }
