@@ -4,16 +4,6 @@ extension HTTPRequest {
     /// route's handler, just before it runs.
     public var hasDeferredContentCoding: Bool { extras?.gzipLimit != nil }
 
-    /// Removes the gzip coding the parser left on an upload's body (see ``hasDeferredContentCoding``), on the
-    /// calling thread. Throws the problem to answer instead: `413` past the request's body limit once decoded,
-    /// `400` for bad gzip (with `Accept-Encoding`), `503` when no spool can be written.
-    public mutating func decodeContentCoding() throws(HTTPProblem) {
-        guard let error = decodeDeferredContentCoding() else { return }
-        var headers = HTTPHeaders()
-        if error.status == .badRequest { headers.add("Accept-Encoding", HTTPRequestParser.acceptedContentCodings) }
-        throw HTTPProblem(status: error.status, detail: error.detail, headers: headers)
-    }
-
     /// Removes the gzip coding the parser left on an upload's body (``HTTPRequestParser/finish(_:)``), so that
     /// the inflating happens on the worker answering the request, not on an event loop: the content goes to
     /// memory, or to a spool when large, bounded by the request's body limit; the handler then sees it as if it
