@@ -1,8 +1,10 @@
 import Foundation
 import HTTPServer
 import Synchronization
+import Logging
 import Testing
 @testable import API
+import Emulation
 @testable import Service
 
 /// Issue 26 (defect 3): an upload's inspection runs before its write, on the heavy-work pool under its tenant —
@@ -111,5 +113,37 @@ import Testing
         for answer in pending + [other] { answer.done.wait() }
         #expect(pending.map { $0.value?.status } == Array(repeating: 201, count: share))
         #expect(other.value?.status == 201)
+    }
+
+    /// A keyed upload's idempotency fingerprint hashes its body: 40 ms of CPU for 16 MiB, once spent on the worker
+    /// that answers the request, taken from every other tenant's requests (issue 26's keyed flood: B's p99 5 x its
+    /// quiet p99). The preparation's job takes the digest on the pool, of the body as decoded, and hands it on.
+    @Test func aKeyedUploadsBodyIsHashedInItsPreparationOnThePool() throws {
+        let pool = HeavyWorkPool(threads: 1)
+        pool.start()
+        defer { pool.stop() }
+        let threads = Mutex<[Int32]>([])
+        let preparation = RoutePreparation(.post, "/v1/devices/{deviceId}/apps") { _ in
+            threads.withLock { $0.append(LowPriority.currentPolicy()) }
+            return 0
+        }
+        let middleware = PreparationMiddleware([preparation], pool: pool)
+        var context = HTTPRequestContext(requestId: "test", logger: Logger(label: "test"))
+        context.route = "/v1/devices/{deviceId}/apps"
+        context[AuthenticatedTenant.self] = Tenant(id: "tenant-a", name: "a", createdAt: Date(timeIntervalSince1970: 0))
+        let body = Array(AppUploadTests.templatePlist.utf8)
+        func digestSeen(headers: HTTPHeaders) throws -> String? {
+            let request = HTTPRequest(method: .post, target: "/v1/devices/dev_1/apps", headers: headers, body: body)
+            let seen = Mutex<String?>(nil)
+            _ = try middleware.handle(request, context: context) { _, inner in
+                seen.withLock { $0 = inner[BodyDigest.self] }
+                return HTTPResponse(status: .created)
+            }
+            return seen.withLock { $0 }
+        }
+        #expect(try digestSeen(headers: ["Idempotency-Key": "k1"]) == KeyHasher.sha256Hex(body))
+        #expect(try digestSeen(headers: [:]) == nil)
+        // The job ran on the pool's thread (the preparation beside the digest saw its scheduling class).
+        #expect(threads.withLock { $0 } == Array(repeating: LowPriority.schedIdle, count: 2))
     }
 }

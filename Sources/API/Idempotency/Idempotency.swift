@@ -38,10 +38,12 @@ public struct Idempotency: Sendable {
         return (1...255).contains(bytes.count) && bytes.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
-    /// What a retry must repeat: the method, the target (path and query) and the SHA-256 of the body.
-    static func fingerprint(of request: HTTPRequest) -> StoredAnswer.Fingerprint {
+    /// What a retry must repeat: the method, the target (path and query) and the SHA-256 of the body (the one a
+    /// preparation took, ``BodyDigest``, when there is one).
+    static func fingerprint(of request: HTTPRequest, context: HTTPRequestContext) -> StoredAnswer.Fingerprint {
         StoredAnswer.Fingerprint(
-            method: request.method.rawValue, path: request.target, bodySHA256: request.withBodyBytes { KeyHasher.sha256Hex($0) })
+            method: request.method.rawValue, path: request.target,
+            bodySHA256: context[BodyDigest.self] ?? BodyDigest.of(request))
     }
 }
 

@@ -43,7 +43,7 @@ struct IdempotencyMiddleware: HTTPMiddleware {
         guard idempotency.inFlight.claim(tenantId: tenant.id, key: key) else { throw Problems.idempotencyKeyInFlight() }
         defer { idempotency.inFlight.release(tenantId: tenant.id, key: key) }
 
-        let fingerprint = Idempotency.fingerprint(of: request)
+        let fingerprint = Idempotency.fingerprint(of: request, context: context)
         let now = wallClock()
         let expiry = now.addingTimeInterval(-idempotency.lifetime)
         if let stored = try idempotency.store.answer(tenantId: tenant.id, key: key, notBefore: expiry) {

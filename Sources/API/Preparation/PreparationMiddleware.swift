@@ -29,19 +29,21 @@ struct PreparationMiddleware: HTTPMiddleware {
         }
         let prepare = preparation.prepare
         // An upload's gzip coding is removed in the job too: inflating is the heaviest part of a gzip bomb. A
-        // body that does not decode is answered here, before the idempotency middleware (nothing was done).
-        let job: @Sendable () throws -> (HTTPRequest, Result<any Sendable, any Error>) = {
+        // body that does not decode is answered here, before the idempotency middleware (nothing was done). So is
+        // the body's digest that a key's fingerprint needs: hashing 16 MiB is work of the same weight.
+        let job: @Sendable () throws -> (HTTPRequest, String?, Result<any Sendable, any Error>) = {
             var request = request
             try request.decodeContentCoding()
-            return (request, Result { try prepare(request) })
+            return (request, BodyDigest.ifKeyed(request), Result { try prepare(request) })
         }
-        let (decoded, outcome) = if let pool, let tenant = context[AuthenticatedTenant.self] {
+        let (decoded, digest, outcome) = if let pool, let tenant = context[AuthenticatedTenant.self] {
             try pool.run(tenant: tenant.id, job)
         } else {
             try job()
         }
         var context = context
         context[PreparedRequest.self] = outcome
+        context[BodyDigest.self] = digest
         return try next(decoded, context)
     }
 }
