@@ -1733,7 +1733,7 @@ def _noisy_upload_phase(ctx: Context, server: Server, name: str, clients: int, s
     and its peak RSS in KiB over the phase."""
     log = ctx.tmp / f"noisy-uploads-{clients}-{size}-{keyed}.log"
     flood_seconds = seconds + 3
-    flooder = ctx.spawn(["chrt", "--idle", "0", sys.executable, "-c", _NOISY_UPLOAD_FLOODER, str(server.port), a_key,
+    flooder = ctx.spawn(["nice", "-n", "19", sys.executable, "-c", _NOISY_UPLOAD_FLOODER, str(server.port), a_key,
                          a_device, str(clients), str(size), str(keyed), str(flood_seconds)], log=log)
     peak = [proc_status_kib(server.process.pid, "VmRSS") or 0]
     sampling = threading.Event()
