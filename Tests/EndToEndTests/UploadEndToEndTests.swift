@@ -150,6 +150,40 @@ import ZIPFoundation
         #expect(plain.text.contains("1 MiB"), "\(plain.text)")
     }
 
+    /// Issue 26 (defect 2, its gzip form): deciding that a gzip body is not an app must not cost inflating all of
+    /// it. Content that does not start like a zip can only be an Info.plist (at most 1 MiB), so it is refused with
+    /// that bound's problem once its first MiB is decoded, not inflated to the route's limit first (before: 64 MiB
+    /// of its 80 inflated, then the generic "too large once decoded"); a body of a media type the route does not
+    /// take is its `415` without inflating at all (before: `413` at 64 MiB). Content that starts like a zip is
+    /// still decoded to the route's limit.
+    @Test func aGzipBodyThatIsNotAZipIsRefusedAtThePlistBoundNotInflatedToTheRoutesLimit() throws {
+        let service = try LiveService()
+        try service.start(apiKey: Self.key, extraArguments: ["--max-upload-mib", "64"])
+        defer { service.stop() }
+        let client = service.client(key: Self.key)
+        let device = try Self.device(client)
+        let zeros = try #require(Gzip.compress([UInt8](repeating: 0, count: 80 << 20)))
+        for type in ["application/octet-stream", "application/x-plist"] {
+            let refused = try client.request(
+                "POST", "/v1/devices/\(device)/apps", body: zeros,
+                headers: [("Content-Type", type), ("Content-Encoding", "gzip")])
+            #expect(refused.status == 413, "\(refused.text)")
+            #expect(refused.text.contains("An Info.plist (not a zip) may be at most 1 MiB"), "\(type): \(refused.text)")
+        }
+        let text = try client.request(
+            "POST", "/v1/devices/\(device)/apps", body: zeros,
+            headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")])
+        #expect(text.status == 415, "\(text.text)")
+
+        // A zip's signature, then 80 MiB: decoded up to the route's limit (64 MiB) and refused there.
+        let archiveLike = try #require(Gzip.compress([0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 80 << 20)))
+        let large = try client.request(
+            "POST", "/v1/devices/\(device)/apps", body: archiveLike,
+            headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")])
+        #expect(large.status == 413, "\(large.text)")
+        #expect(large.text.contains("too large once decoded"), "\(large.text)")
+    }
+
     @Test func aChunkedUploadPastTheLimitIs413WithoutItsEnd() throws {
         let service = try LiveService()
         try service.start(apiKey: Self.key, extraArguments: ["--max-upload-mib", "2"])

@@ -41,6 +41,26 @@ enum AppUpload {
         }
     }
 
+    /// What the route takes of a gzip body's content that starts with `prefix`: as much as of a plain body for an
+    /// archive or a form, but a plist that is not a zip (or JSON) at most as much as the handler would take, so
+    /// that deciding a 255 MiB bomb of zeros is not an app costs inflating 1 MiB, not all of it; and nothing of a
+    /// media type the route does not take (its `415` without inflating at all).
+    static func decodedContentLimit(_ request: HTTPRequest, prefix: UnsafeRawBufferPointer) -> DecodedContentLimit? {
+        switch JSONBody.mediaType(request) {
+        case "application/zip", "application/x-zip-compressed", "application/x-ios-app", "multipart/form-data":
+            return nil
+        case "application/x-plist", "application/xml", "text/xml", "application/octet-stream":
+            if looksLikeZip(prefix) { return nil }
+            return DecodedContentLimit(
+                bytes: AppArchive.maximumInfoPlistSize, problem: tooLarge("An Info.plist (not a zip)", AppArchive.maximumInfoPlistSize))
+        default:
+            guard JSONBody.isJSON(request) else {
+                return DecodedContentLimit(bytes: 0, problem: Problems.unsupportedMediaType(accepted, method: request.method))
+            }
+            return DecodedContentLimit(bytes: maximumJSONSize, problem: tooLarge("A JSON installation", maximumJSONSize))
+        }
+    }
+
     /// The largest JSON installation: the general body limit's default.
     static let maximumJSONSize = 1 << 20
 

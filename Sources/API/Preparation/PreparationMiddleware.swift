@@ -27,13 +27,14 @@ struct PreparationMiddleware: HTTPMiddleware {
         guard let route = context.route, let preparation = preparations["\(request.method.rawValue) \(route)"] else {
             return try next(request, context)
         }
-        let prepare = preparation.prepare
-        // An upload's gzip coding is removed in the job too: inflating is the heaviest part of a gzip bomb. A
-        // body that does not decode is answered here, before the idempotency middleware (nothing was done). So is
+        let (prepare, contentLimit) = (preparation.prepare, preparation.contentLimit)
+        // An upload's gzip coding is removed in the job too: inflating is the heaviest part of a gzip bomb (stopped
+        // at the route's bound for what the content's first bytes say it is). A body that does not decode is answered here, before the idempotency middleware (nothing was done). So is
         // the body's digest that a key's fingerprint needs: hashing 16 MiB is work of the same weight.
         let job: @Sendable () throws -> (HTTPRequest, String?, Result<any Sendable, any Error>) = {
             var request = request
-            try request.decodeContentCoding()
+            let head = request
+            try request.decodeContentCoding { contentLimit(head, $0) }
             return (request, BodyDigest.ifKeyed(request), Result { try prepare(request) })
         }
         let (decoded, digest, outcome) = if let pool, let tenant = context[AuthenticatedTenant.self] {

@@ -13,12 +13,18 @@ struct RoutePreparation: Sendable {
     let method: HTTPMethod
     let route: String
     let prepare: @Sendable (HTTPRequest) throws -> any Sendable
+    /// What the route takes of a gzip body's content, judged from its first bytes as they are decoded (see
+    /// ``HTTPServer/HTTPRequest/decodeContentCoding(limitFor:)``): nil leaves the route's body limit.
+    let contentLimit: @Sendable (HTTPRequest, UnsafeRawBufferPointer) -> DecodedContentLimit?
 
     init<Prepared: Sendable>(
-        _ method: HTTPMethod, _ route: String, _ prepare: @escaping @Sendable (HTTPRequest) throws -> Prepared
+        _ method: HTTPMethod, _ route: String,
+        contentLimit: @escaping @Sendable (HTTPRequest, UnsafeRawBufferPointer) -> DecodedContentLimit? = { _, _ in nil },
+        _ prepare: @escaping @Sendable (HTTPRequest) throws -> Prepared
     ) {
         self.method = method
         self.route = route
+        self.contentLimit = contentLimit
         self.prepare = { try prepare($0) }
     }
 

@@ -8,7 +8,9 @@ enum AppRoutes {
 
     /// An upload's inspection (its body inflated, its archive read, its plist parsed), run before the install's
     /// write (see ``PreparationMiddleware``).
-    static let preparation = RoutePreparation(.post, "/v1/devices/{deviceId}/apps") { request in
+    static let preparation = RoutePreparation(
+        .post, "/v1/devices/{deviceId}/apps", contentLimit: AppUpload.decodedContentLimit
+    ) { request in
         try AppUpload.Prepared(AppUpload.installation(from: request))
     }
 

@@ -2,21 +2,31 @@ import CLibz
 
 /// Removes a gzip coding (RFC 1952; RFC 9110 §8.4.1.3) from a body of any size, off the event loops: the content
 /// goes to memory while it is small and to a ``BodySpool`` past `spoolThreshold`, and decoding stops as soon as it
-/// passes `limit`, so a small bomb costs at most `limit` bytes of disk and the CPU to inflate them.
+/// passes `limit`, so a small bomb costs at most `limit` bytes of disk and the CPU to inflate them. A caller that
+/// knows more from the content's first bytes (an upload route: what does not start like a zip is a plist of at most
+/// 1 MiB) lowers the limit there (`limitFor`), and decoding stops at that one instead.
 enum BodyInflater {
+    /// How many first bytes of the content `limitFor` is shown (fewer when the content is shorter).
+    static let prefixLength = 16
+
     /// What the content became.
     enum Result {
         case bytes([UInt8])
         case spooled(SpooledBody)
         /// Past `limit`: decoding stopped there.
         case tooLarge
+        /// Past the lower limit `limitFor` gave for the content's first bytes: decoding stopped there.
+        case tooLargeForContent
         /// Not gzip, truncated, or followed by something that is not another member.
         case malformed
         /// The content could not be written to a temporary file.
         case unstorable
     }
 
-    static func inflate(_ input: UnsafeRawBufferPointer, limit: Int, spoolThreshold: Int) -> Result {
+    static func inflate(
+        _ input: UnsafeRawBufferPointer, limit: Int, spoolThreshold: Int,
+        limitFor: (UnsafeRawBufferPointer) -> Int? = { _ in nil }
+    ) -> Result {
         var stream = z_stream()
         // windowBits 15 + 16: a gzip wrapper only.
         guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK,
@@ -26,6 +36,9 @@ enum BodyInflater {
         var output: [UInt8] = []
         var spool: BodySpool?
         var total = 0
+        var limit = limit
+        var judged = false
+        var lowered = false
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
         defer { chunk.deallocate() }
         var remaining = input.count
@@ -42,7 +55,17 @@ enum BodyInflater {
             let status = CLibz.inflate(&stream, Z_NO_FLUSH)
             let produced = chunk.count - Int(stream.avail_out)
             total += produced
-            guard total <= limit else { return .tooLarge }
+            // The content's first bytes: those kept so far (in memory: the spool begins past 1 MiB) and this piece's.
+            if !judged, total >= Self.prefixLength || status == Z_STREAM_END {
+                judged = true
+                var prefix = Array(output.prefix(Self.prefixLength))
+                prefix += UnsafeRawBufferPointer(rebasing: chunk[..<produced]).prefix(Self.prefixLength - prefix.count)
+                if let lower = prefix.withUnsafeBytes(limitFor), lower < limit {
+                    limit = lower
+                    lowered = true
+                }
+            }
+            guard total <= limit else { return lowered ? .tooLargeForContent : .tooLarge }
             let piece = UnsafeRawBufferPointer(rebasing: chunk[..<produced])
             if let spool {
                 guard spool.write(piece) else { return .unstorable }

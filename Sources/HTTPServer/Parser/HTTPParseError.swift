@@ -19,4 +19,8 @@ struct HTTPParseError: Error, Equatable, Sendable {
         status: .serviceUnavailable, detail: "The server cannot store the request body now; retry later.")
     static let decodedBodyTooLarge = HTTPParseError(
         status: .contentTooLarge, detail: "The request body is too large once decoded.")
+    /// Past the lower limit its handler set for content that starts as this one does (answered with the handler's
+    /// own problem).
+    static let decodedContentTooLarge = HTTPParseError(
+        status: .contentTooLarge, detail: "The request body is too large once decoded, for what it holds.")
 }

@@ -8,10 +8,13 @@ extension HTTPRequest {
     /// the inflating happens on the worker answering the request, not on an event loop: the content goes to
     /// memory, or to a spool when large, bounded by the request's body limit; the handler then sees it as if it
     /// had been sent uncoded. Returns the error to answer instead (`413` past the limit, `400` for bad gzip).
-    mutating func decodeDeferredContentCoding() -> HTTPParseError? {
+    ///
+    /// `limitFor` sees the content's first bytes (``BodyInflater/prefixLength``) and may answer a lower limit for
+    /// such content; past it, the error is ``HTTPParseError/decodedContentTooLarge``.
+    mutating func decodeDeferredContentCoding(limitFor: (UnsafeRawBufferPointer) -> Int? = { _ in nil }) -> HTTPParseError? {
         guard let extras, let limit = extras.gzipLimit else { return nil }
         let result = withBodyBytes {
-            BodyInflater.inflate($0, limit: limit, spoolThreshold: HTTPRequestParser.spoolThreshold)
+            BodyInflater.inflate($0, limit: limit, spoolThreshold: HTTPRequestParser.spoolThreshold, limitFor: limitFor)
         }
         var spooled: SpooledBody?
         switch result {
@@ -20,6 +23,7 @@ extension HTTPRequest {
             body = []
             spooled = spool
         case .tooLarge: return .decodedBodyTooLarge
+        case .tooLargeForContent: return .decodedContentTooLarge
         case .malformed: return .badRequest("The request body is not valid gzip.")
         case .unstorable: return .bodyUnstorable
         }
