@@ -1237,6 +1237,7 @@ def _stream_memory_run(ctx: Context, label: str, unread: int, readers: int, seco
             client.call("POST", f"{base}/{bundle}/background")
         time.sleep(0.5)
         rss_start = proc_status_kib(pid, "VmRSS") or 0
+        parts_start = {f: proc_status_kib(pid, f) or 0 for f in ("RssAnon", "RssFile")}
         print(f"  [{label}] opening {unread:,} unread and {readers} read streams ...", flush=True)
         for _ in range(unread + readers):
             socks.append(_open_unread_stream(server.port, token))
@@ -1262,6 +1263,7 @@ def _stream_memory_run(ctx: Context, label: str, unread: int, readers: int, seco
         socks = []
         time.sleep(MEMORY_SETTLE_SECONDS)
         rss_settled = proc_status_kib(pid, "VmRSS") or 0
+        parts_settled = {f: proc_status_kib(pid, f) or 0 for f in ("RssAnon", "RssFile")}
         peak = max(samples + [proc_status_kib(pid, "VmHWM") or 0])
         fds_after = open_descriptors(pid)
     finally:
@@ -1282,6 +1284,11 @@ def _stream_memory_run(ctx: Context, label: str, unread: int, readers: int, seco
           f"{'met' if returned else 'NOT met'}); {tally['events']:,} events in {tally['advances']:,} advances"
           + (f"; the readers took {read_rate:.1f} MiB/s" if readers else "")
           + f"; descriptors {fds_open} -> {fds_after}", flush=True)
+    # What the RSS is made of: the heap and stacks (anonymous), and the pages of the binary and its libraries that
+    # the run touched (file-backed: code, which stays mapped once read and is not the streams' memory).
+    print(f"  [{label}] of which anonymous {m(parts_start['RssAnon'])} -> {m(parts_settled['RssAnon'])} MiB, "
+          f"file-backed {m(parts_start['RssFile'])} -> {m(parts_settled['RssFile'])} MiB (start -> after closing)",
+          flush=True)
     result = Result(benchmark="stream-memory", target=label, connections=unread + readers,
                     requests_per_second=None, p99_ms=None, duration_s=seconds)
     result.extra.update({
@@ -1291,6 +1298,8 @@ def _stream_memory_run(ctx: Context, label: str, unread: int, readers: int, seco
         "peak target MiB": MEMORY_TARGET_MIB, "peak target met": bounded,
         "back within 20 % of the start": returned, "events": tally["events"], "advances": tally["advances"],
         "read MiB/s": read_rate if readers else None,
+        "anonymous MiB start / after closing": (parts_start["RssAnon"] / 1024, parts_settled["RssAnon"] / 1024),
+        "file-backed MiB start / after closing": (parts_start["RssFile"] / 1024, parts_settled["RssFile"] / 1024),
     })
     return result
 
@@ -1678,11 +1687,13 @@ while True:
 # A child process that floods `POST /v1/devices/{id}/apps` from THREADS clients of tenant A, each on its own
 # keep-alive connection, with a gzip body of SIZE bytes of zeros (`application/octet-stream`, `Content-Encoding:
 # gzip`: not a zip and not a plist once inflated, the issue's probe), each with a fresh Idempotency-Key when KEYED
-# is 1; until SECONDS have passed. Prints "noisy-uploads: STATUS=COUNT ..." when done.
+# is 1; until SECONDS have passed; the zeros start with the bytes PREFIX_HEX when given (a zip's signature, so that
+# the server cannot refuse the content by its first bytes). Prints "noisy-uploads: STATUS=COUNT ..." when done.
 _NOISY_UPLOAD_FLOODER = r"""
 import collections, gzip, http.client, sys, threading, time, uuid
 port, key, device, threads, size, keyed, seconds = sys.argv[1], sys.argv[2], sys.argv[3], *map(int, sys.argv[4:8])
-body = gzip.compress(bytes(size), 9)
+prefix = bytes.fromhex(sys.argv[8]) if len(sys.argv) > 8 else b""
+body = gzip.compress(prefix + bytes(size - len(prefix)), 9)
 counts = collections.Counter()
 lock = threading.Lock()
 stop = time.monotonic() + seconds
@@ -1717,24 +1728,28 @@ print("noisy-uploads: " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())
 """
 
 # The upload floods of issue 26, each measured against B's quiet p99 in the same run: (name, clients, inflated
-# size, keyed). Forty 8 KiB gzip requests (8 MiB of zeros each); a 16 KB keyed gzip install (16 MiB), four
-# clients; and a 253 KiB gzip body of 255 MiB of zeros, two clients.
+# size, keyed, first bytes). Forty 8 KiB gzip requests (8 MiB of zeros each); a 16 KB keyed gzip install (16 MiB),
+# four clients; a 253 KiB gzip body of 255 MiB of zeros, two clients. Zeros are not a zip, and the server refuses
+# them once their first MiB is decoded; so the last flood's zeros start with a zip's local-header signature, which
+# makes the server inflate and spool all 255 MiB before it can tell: the worst a tenant can make it do.
+ZIP_SIGNATURE = "504b0304"
 NOISY_UPLOAD_FLOODS = (
-    ("gzip uploads 40 x 8 MiB", 40, 8 << 20, 0),
-    ("keyed gzip uploads 4 x 16 MiB", 4, 16 << 20, 1),
-    ("gzip bomb 2 x 255 MiB", 2, 255 << 20, 0),
+    ("gzip uploads 40 x 8 MiB", 40, 8 << 20, 0, ""),
+    ("keyed gzip uploads 4 x 16 MiB", 4, 16 << 20, 1, ""),
+    ("gzip bomb 2 x 255 MiB", 2, 255 << 20, 0, ""),
+    ("zip-signed gzip bomb 2 x 255 MiB", 2, 255 << 20, 0, ZIP_SIGNATURE),
 )
 
 
-def _noisy_upload_phase(ctx: Context, server: Server, name: str, clients: int, size: int, keyed: int,
+def _noisy_upload_phase(ctx: Context, server: Server, name: str, clients: int, size: int, keyed: int, prefix: str,
                         a_key: str, a_device: str, b_key: str, b_device: str, seconds: int
                         ) -> tuple[list[float], list[float], dict[str, int], str, float | None, int | None]:
     """B measured while A floods uploads: B's latencies, its errors, A's answer counts, the server's CPU in cores
     and its peak RSS in KiB over the phase."""
-    log = ctx.tmp / f"noisy-uploads-{clients}-{size}-{keyed}.log"
+    log = ctx.tmp / f"noisy-uploads-{clients}-{size}-{keyed}-{prefix or 'zeros'}.log"
     flood_seconds = seconds + 3
     flooder = ctx.spawn(["nice", "-n", "19", sys.executable, "-c", _NOISY_UPLOAD_FLOODER, str(server.port), a_key,
-                         a_device, str(clients), str(size), str(keyed), str(flood_seconds)], log=log)
+                         a_device, str(clients), str(size), str(keyed), str(flood_seconds), prefix], log=log)
     peak = [proc_status_kib(server.process.pid, "VmRSS") or 0]
     sampling = threading.Event()
 
@@ -1897,11 +1912,11 @@ def bench_noisy_neighbour(ctx: Context, server: Server) -> list[Result]:
               f"(paced to its rate of {NOISY_A_RATE:,}/s past its burst)", flush=True)
 
     results_uploads: list[Result] = []
-    for name, clients, size, keyed in NOISY_UPLOAD_FLOODS:
+    for name, clients, size, keyed, prefix in NOISY_UPLOAD_FLOODS:
         print(f"  A floods uploads: {name} ({clients} clients{', each with a new Idempotency-Key' if keyed else ''}) ...",
               flush=True)
         u_gets, u_advances, u_errors, a_counts, u_cpu, u_peak = _noisy_upload_phase(
-            ctx, server, name, clients, size, keyed, a_key, a_devices[0], b_key, b_device, seconds)
+            ctx, server, name, clients, size, keyed, prefix, a_key, a_devices[0], b_key, b_device, seconds)
         u_all = u_gets + u_advances
         u_ratio = (p(u_all, 99) / p(quiet_all, 99)) if u_all and quiet_all and p(quiet_all, 99) else None
         u_met = u_ratio is not None and u_ratio <= NOISY_TARGET_RATIO

@@ -98,6 +98,8 @@ struct Serve: ParsableCommand {
     var forecastMaxDeviceDays: Int?
 
     func run() throws {
+        // First of all: it may execute the program again (see MallocTunables).
+        MallocTunables.reexecuteIfNeeded()
         // Before any thread starts, so that every thread inherits it.
         TerminationSignals.block()
         let environment = ProcessInfo.processInfo.environment
