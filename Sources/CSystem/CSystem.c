@@ -1,6 +1,8 @@
 // The C target's one source file: what include/CSystem.h declares that Glibc's headers do not give Swift.
 #define _GNU_SOURCE  // sched_getaffinity, pthread_setaffinity_np and the CPU_* macros
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/prctl.h>
@@ -36,4 +38,8 @@ int csystem_incoming_cpu(int fd) {
     socklen_t length = sizeof cpu;
     if (getsockopt(fd, SOL_SOCKET, SO_INCOMING_CPU, &cpu, &length) != 0) return -1;
     return cpu;
+}
+
+int csystem_punch_hole(int fd, long long length) {
+    return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)length) == 0 ? 0 : errno;
 }

@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import Glibc
 import Testing
 
 /// An upload's body in the parser: spooled to a file past 1 MiB rather than grown in an array, a chunked one
@@ -42,6 +43,28 @@ import Testing
         #expect(spooled.count == body.count)
         #expect(parsed.request.withBodyBytes { $0.elementsEqual(body) })
         #expect(parser.body.capacity < 2 << 20, "the parser grew an array for the upload")
+    }
+
+    /// Issue 26: a prepared upload's spool is freed by the thread that prepared it (the heavy-work pool's, at the
+    /// lowest priority), not by the worker that drops the request last: its blocks and pages go at once, while a
+    /// copy of the request still holds the (now empty) file.
+    @Test func discardingASpooledBodyFreesItsPagesWhileACopyStillHoldsTheFile() throws {
+        var parser = parser(uploadLimit: 8 << 20)
+        let body = pattern(3 << 20)
+        let head = Array("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        guard case .request(let parsed) = feed(&parser, head + body) else { Issue.record("no request"); return }
+        let held = parsed.request
+        let spooled = try #require(held.spooledBody)
+        func blocks() -> Int {
+            var status = stat()
+            return fstat(spooled.descriptor, &status) == 0 ? Int(status.st_blocks) : -1
+        }
+        #expect(blocks() >= (3 << 20) / 512)
+        var discarded = parsed.request
+        discarded.discardBody()
+        #expect(discarded.bodyCount == 0 && discarded.spooledBody == nil)
+        #expect(blocks() == 0)
+        #expect(held.spooledBody?.count == body.count)  // the copy's file keeps its size, reading as zeros
     }
 
     @Test func anOrdinaryBodyStaysInMemory() {

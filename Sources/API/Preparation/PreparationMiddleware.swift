@@ -35,7 +35,10 @@ struct PreparationMiddleware: HTTPMiddleware {
             var request = request
             let head = request
             try request.decodeContentCoding { contentLimit(head, $0) }
-            return (request, BodyDigest.ifKeyed(request), Result { try prepare(request) })
+            let (digest, outcome) = (BodyDigest.ifKeyed(request), Result { try prepare(request) })
+            // The handler takes the outcome, not the body: the body's pages are freed here, at the pool's priority.
+            request.discardBody()
+            return (request, digest, outcome)
         }
         let (decoded, digest, outcome) = if let pool, let tenant = context[AuthenticatedTenant.self] {
             try pool.run(tenant: tenant.id, job)

@@ -26,4 +26,7 @@ int csystem_current_cpu(void);
 
 // The processor that last handled a socket's incoming packets (SO_INCOMING_CPU), or -1 when unknown.
 int csystem_incoming_cpu(int fd);
+// Frees the blocks and page cache of a file's first `length` bytes, keeping its size (fallocate(2) with
+// FALLOC_FL_PUNCH_HOLE): the bytes read as zeros afterwards. 0 or an errno (EOPNOTSUPP on a file system without it).
+int csystem_punch_hole(int fd, long long length);
 #endif

@@ -34,6 +34,9 @@ public final class SpooledBody: @unchecked Sendable {
         Glibc.close(fd)
     }
 
+    /// The descriptor of the spool's file, for ``HTTPRequest/discardBody()``.
+    var descriptor: Int32 { fd }
+
     /// The bytes, valid while `self` lives.
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 }
