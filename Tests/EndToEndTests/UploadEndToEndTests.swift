@@ -175,13 +175,26 @@ import ZIPFoundation
             headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")])
         #expect(text.status == 415, "\(text.text)")
 
-        // A zip's signature, then 80 MiB: decoded up to the route's limit (64 MiB) and refused there.
+        // A zip's signature, then 80 MiB of zeros in 80 KB: a bomb's ratio, refused past 16 MiB (before: inflated to
+        // the route's limit, 64 MiB, first).
         let archiveLike = try #require(Gzip.compress([0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 80 << 20)))
-        let large = try client.request(
+        let bomb = try client.request(
             "POST", "/v1/devices/\(device)/apps", body: archiveLike,
             headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")])
-        #expect(large.status == 413, "\(large.text)")
-        #expect(large.text.contains("too large once decoded"), "\(large.text)")
+        #expect(bomb.status == 413, "\(bomb.text)")
+        #expect(bomb.text.contains("more than 100 times its gzip size"), "\(bomb.text)")
+
+        // 24 MiB that gzip does not shrink, as an app's compressed entries: past the floor, within the ratio, decoded
+        // whole; not an archive (422), and not refused for its size.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let noise: [UInt8] = [0x50, 0x4B, 0x03, 0x04] + (0..<(24 << 20)).map { _ in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
+        let incompressible = try client.request(
+            "POST", "/v1/devices/\(device)/apps", body: Gzip.compress(noise),
+            headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")])
+        #expect(incompressible.status == 422, "\(incompressible.text)")
     }
 
     @Test func aChunkedUploadPastTheLimitIs413WithoutItsEnd() throws {

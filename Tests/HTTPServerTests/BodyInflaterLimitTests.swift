@@ -47,4 +47,10 @@ import Testing
         guard case .bytes(let bytes) = result else { Issue.record("expected bytes, got \(result)"); return }
         #expect(bytes == content)
     }
+
+    @Test func aGzipBodyMayInflateToAHundredTimesItsSizePastTheFloor() {
+        #expect(BodyInflater.ratioBound(encodedCount: 1_000) == 16 << 20)
+        #expect(BodyInflater.ratioBound(encodedCount: 1 << 20) == 100 << 20)
+        #expect(BodyInflater.ratioBound(encodedCount: .max / 2) == .max)
+    }
 }

@@ -9,6 +9,21 @@ enum BodyInflater {
     /// How many first bytes of the content `limitFor` is shown (fewer when the content is shorter).
     static let prefixLength = 16
 
+    /// How many times its gzip size a body may inflate to, past ``ratioFloor``. An app's archive is mostly
+    /// compressed already and gzips to about its size (a stored `.ipa` of executables and text to a third or a
+    /// tenth of it); 100 times is a bomb's ratio (zeros gzip to about a thousandth), refused long before the route's
+    /// limit: a 253 KiB body that would inflate to 255 MiB is stopped at 25 MiB.
+    static let maximumRatio = 100
+    /// What any gzip body may inflate to, whatever its ratio: as much as a plain `Info.plist` or JSON body may be,
+    /// and then some.
+    static let ratioFloor = 16 << 20
+
+    /// The most bytes `encodedCount` bytes of gzip may inflate to (before the route's own limit).
+    static func ratioBound(encodedCount: Int) -> Int {
+        let (scaled, overflow) = encodedCount.multipliedReportingOverflow(by: maximumRatio)
+        return overflow ? .max : max(ratioFloor, scaled)
+    }
+
     /// What the content became.
     enum Result {
         case bytes([UInt8])

@@ -19,6 +19,10 @@ struct HTTPParseError: Error, Equatable, Sendable {
         status: .serviceUnavailable, detail: "The server cannot store the request body now; retry later.")
     static let decodedBodyTooLarge = HTTPParseError(
         status: .contentTooLarge, detail: "The request body is too large once decoded.")
+    /// Inflating past ``BodyInflater/maximumRatio`` times its gzip size (and past ``BodyInflater/ratioFloor``).
+    static let decodedBodyInflatesTooMuch = HTTPParseError(
+        status: .contentTooLarge,
+        detail: "The request body inflates to more than 100 times its gzip size (past 16 MiB): send it without Content-Encoding.")
     /// Past the lower limit its handler set for content that starts as this one does (answered with the handler's
     /// own problem).
     static let decodedContentTooLarge = HTTPParseError(
