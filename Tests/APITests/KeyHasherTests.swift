@@ -15,6 +15,19 @@ import Testing
         #expect(KeyHasher.sha256Hex("clé-🔑") == KeyHasher.sha256Hex(Array("clé-🔑".utf8)))
     }
 
+    /// A large body is hashed in pieces on the heavy-work pool, which yields between them: the same digest.
+    @Test func theDigestInPiecesIsTheDigestAtOnce() {
+        let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        var pauses = 0
+        let pieces = million.withUnsafeBytes { KeyHasher.sha256Hex($0, pieceSize: 65_536, between: { pauses += 1 }) }
+        #expect(pieces == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(pauses == 15)  // between 16 pieces, not after the last
+        for (count, piece) in [(0, 7), (1, 1), (64, 64), (65, 64), (1000, 999)] {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            #expect(bytes.withUnsafeBytes { KeyHasher.sha256Hex($0, pieceSize: piece, between: {}) } == KeyHasher.sha256Hex(bytes))
+        }
+    }
+
     @Test func constantTimeEqualityIsEquality() {
         #expect(KeyHasher.constantTimeEquals("abc", "abc"))
         #expect(!KeyHasher.constantTimeEquals("abc", "abd"))

@@ -1,3 +1,4 @@
+import Foundation
 @testable import HTTPServer
 import Synchronization
 import Testing
@@ -52,5 +53,23 @@ import Testing
         #expect(BodyInflater.ratioBound(encodedCount: 1_000) == 16 << 20)
         #expect(BodyInflater.ratioBound(encodedCount: 1 << 20) == 100 << 20)
         #expect(BodyInflater.ratioBound(encodedCount: .max / 2) == .max)
+    }
+}
+
+/// A thread of the lowest class gives its processor back between pieces of long work (EEVDF gives it whole slices
+/// otherwise, which another tenant's requests waited out: issue 26's floods): it knows it is one.
+@Suite struct CooperativeYieldTests {
+    @Test func onlyAThreadOfTheIdleClassYields() throws {
+        #expect(!CooperativeYield.isLowPriorityThread())
+        let seen = Mutex<Bool?>(nil)
+        let thread = Thread {
+            var parameters = sched_param()
+            guard pthread_setschedparam(pthread_self(), 5, &parameters) == 0 else { return }  // SCHED_IDLE
+            seen.withLock { $0 = CooperativeYield.isLowPriorityThread() }
+        }
+        thread.start()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.withLock({ $0 }) == nil, ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(seen.withLock { $0 } == true)
     }
 }

@@ -1,4 +1,5 @@
 import Emulation
+import HTTPServer
 import ZipArchive
 
 /// A built app uploaded as a zip: an `.ipa` (`Payload/NAME.app/…`) or a zipped `NAME.app` folder. Only its
@@ -64,8 +65,13 @@ enum AppArchive {
         var entries = archive.entries(maximumCount: maximumEntries)
         var total: UInt64 = 0
         var shallowest = Candidates()
+        // 100,000 entries are some 0.3 s: on the heavy-work pool, its processor is given back every 1,024.
+        let yields = CooperativeYield.isLowPriorityThread()
+        var read = 0
         do {
             while let entry = try entries.next() {
+                read += 1
+                if yields, read % 1024 == 0 { CooperativeYield.now() }
                 let path = entry.path
                 if let problem = unsafePath(path) { throw refused("has an entry \(quoted(path)) \(problem)") }
                 let (sum, overflow) = total.addingReportingOverflow(entry.uncompressedSize)

@@ -1,4 +1,7 @@
 import CLibz
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Removes a gzip coding (RFC 1952; RFC 9110 §8.4.1.3) from a body of any size, off the event loops: the content
 /// goes to memory while it is small and to a ``BodySpool`` past `spoolThreshold`, and decoding stops as soon as it
@@ -57,6 +60,7 @@ enum BodyInflater {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
         defer { chunk.deallocate() }
         var remaining = input.count
+        let yields = CooperativeYield.isLowPriorityThread()
         stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
         while true {
             // zlib counts in 32 bits: feed at most 1 GiB at a time.
@@ -81,6 +85,7 @@ enum BodyInflater {
                 }
             }
             guard total <= limit else { return lowered ? .tooLargeForContent : .tooLarge }
+            if yields { CooperativeYield.now() }
             let piece = UnsafeRawBufferPointer(rebasing: chunk[..<produced])
             if let spool {
                 guard spool.write(piece) else { return .unstorable }

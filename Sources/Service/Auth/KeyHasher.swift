@@ -29,6 +29,28 @@ public enum KeyHasher {
         }
     }
 
+    /// The lower-case hex SHA-256 of the bytes at `input`, hashed `pieceSize` bytes at a time with `between` called
+    /// after each piece: for a large body hashed on a low-priority thread that gives its processor back between
+    /// pieces (``HTTPServer/CooperativeYield``). The same digest as ``sha256Hex(_:)-(UnsafeRawBufferPointer)``.
+    public static func sha256Hex(_ input: UnsafeRawBufferPointer, pieceSize: Int, between: () -> Void) -> String {
+        guard let context = EVP_MD_CTX_new() else { return sha256Hex(input) }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestInit_ex(context, sha256 ?? EVP_sha256(), nil) == 1 else { return sha256Hex(input) }
+        var offset = 0
+        let step = max(1, pieceSize)
+        while offset < input.count {
+            let end = min(input.count, offset + step)
+            guard EVP_DigestUpdate(context, input.baseAddress! + offset, end - offset) == 1 else { return sha256Hex(input) }
+            offset = end
+            if offset < input.count { between() }
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
+            var length: UInt32 = 0
+            guard EVP_DigestFinal_ex(context, digest.baseAddress, &length) == 1 else { return sha256Hex(input) }
+            return hex(UnsafeBufferPointer(rebasing: digest[..<Int(length)]))
+        }
+    }
+
     /// Equality of two strings in time that depends only on their lengths (`CRYPTO_memcmp`).
     public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
