@@ -182,8 +182,8 @@ public final class EmulatedDevice: @unchecked Sendable {
         return try outcome.get()
     }
 
-    /// Reads the events after the last one seen and dispatches each as a turn of its app, until the service has
-    /// none left.
+    /// Reads the events after the last one seen and dispatches each as a turn of its app (a device-level event as
+    /// a turn of each app), until the service has none left.
     func drain(isolation: isolated (any Actor)? = #isolation) async throws {
         while true {
             let after = stateLock.withLock { lastSeen }
@@ -191,10 +191,16 @@ public final class EmulatedDevice: @unchecked Sendable {
             guard !events.isEmpty else { return }
             for event in events {
                 stateLock.withLock { lastSeen = max(lastSeen, event.id) }
-                guard let bundleId = event.bundleId, let app = stateLock.withLock({ apps[bundleId] }) else { continue }
-                app.openTurn()
-                if let (queue, call) = app.dispatch(event) { await queue.run(call) }
-                await app.closeTurn()
+                // A device-level event (no `bundleId`: `device.conditionsChanged`) reaches every app, by bundle id.
+                let targets = stateLock.withLock { () -> [EmulatedApp] in
+                    guard let bundleId = event.bundleId else { return apps.keys.sorted().compactMap { apps[$0] } }
+                    return apps[bundleId].map { [$0] } ?? []
+                }
+                for app in targets {
+                    app.openTurn()
+                    if let (queue, call) = app.dispatch(event) { await queue.run(call) }
+                    await app.closeTurn()
+                }
             }
         }
     }
