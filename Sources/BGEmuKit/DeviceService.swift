@@ -29,6 +29,8 @@ package protocol DeviceService: Sendable {
     func appStatus(_ bundleId: String) throws -> AppStatus
     /// Sends an APNs payload to the app, as APNs would deliver it (R29–R31).
     func push(_ payload: [UInt8], topic: String, apnsId: String) throws
+    /// Changes the app's own switches in Settings (`PATCH …/settings`): `backgroundAppRefresh` (R18).
+    func setAppSettings(_ bundleId: String, _ patch: [String: JSONValue]) throws
     /// The device's conditions now (R25).
     func conditions() throws -> DeviceConditions
     /// Schedules a local notification of the app (`POST …/notifications`, R40).

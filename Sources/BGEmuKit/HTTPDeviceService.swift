@@ -186,6 +186,10 @@ package struct HTTPDeviceService: DeviceService {
                          backgroundAppRefresh: app["settings"]?["backgroundAppRefresh"]?.boolValue ?? true)
     }
 
+    package func setAppSettings(_ bundleId: String, _ patch: [String: JSONValue]) throws {
+        try call("PATCH", "\(appPath(bundleId))/settings", json: .object(patch))
+    }
+
     package func conditions() throws -> DeviceConditions {
         let conditions = try call("GET", devicePath)["conditions"]
         return DeviceConditions(

@@ -22,9 +22,9 @@ import Testing
         try await fixture.device.setConditions(lowPowerMode: true, backgroundAppRefresh: true)
         #expect(try await status() == .denied)
         try await fixture.device.setConditions(lowPowerMode: false)
-        fixture.service.setAppBackgroundAppRefresh(fixture.app.bundleId, false)
+        try await fixture.app.setSettings(backgroundAppRefresh: false)
         #expect(try await status() == .denied)
-        fixture.service.setAppBackgroundAppRefresh(fixture.app.bundleId, true)
+        try await fixture.app.setSettings(backgroundAppRefresh: true)
         #expect(try await status() == .available)
     }
 
@@ -89,8 +89,7 @@ import Testing
                 forName: UIApplication.backgroundRefreshStatusDidChangeNotification, object: nil, queue: .main
             ) { _ in log.append(UIApplication.shared.backgroundRefreshStatus) }
             try await fixture.app.launch {}
-            fixture.service.setAppBackgroundAppRefresh(fixture.app.bundleId, false)
-            try await fixture.app.run {}
+            try await fixture.app.setSettings(backgroundAppRefresh: false)
             #expect(log.all == [.denied])
             NotificationCenter.default.removeObserver(observer)
         }

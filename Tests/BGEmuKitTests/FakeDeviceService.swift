@@ -132,8 +132,8 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
         }
     }
 
-    /// The app's own Background App Refresh switch (`PATCH …/settings`).
-    func setAppBackgroundAppRefresh(_ bundleId: String, _ on: Bool) {
+    func setAppSettings(_ bundleId: String, _ patch: [String: JSONValue]) throws {
+        guard let on = patch["backgroundAppRefresh"]?.boolValue else { return }
         lock.withLock { appRefreshSwitch[bundleId] = on }
         emit("app.settingsChanged", bundleId, ["backgroundAppRefresh": .bool(on)])
     }
