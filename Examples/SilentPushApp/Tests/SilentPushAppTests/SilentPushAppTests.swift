@@ -36,6 +36,13 @@ import Testing
         #expect(delegate.articles.failures.isEmpty)
     }
 
+    /// `test-against-bgemu.sh` put the app's Info.plist beside the test executable, where Foundation on Linux
+    /// reads the main bundle's.
+    @Test func theMainBundleIsTheApps() {
+        #expect(Bundle.main.bundleIdentifier == Self.bundleId)
+        #expect(Bundle.main.object(forInfoDictionaryKey: "UIBackgroundModes") as? [String] == ["remote-notification"])
+    }
+
     @Test func aSilentPushWakesTheSuspendedAppWhichRefreshesTheArticleAndCompletesWithNewData() async throws {
         let (device, app, delegate) = try await launchedApp()
         try await app.moveToBackground()
