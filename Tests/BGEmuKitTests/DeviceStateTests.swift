@@ -95,6 +95,26 @@ import Testing
         }
     }
 
+    @Test func R18_noRefreshStatusChangeIsPostedWhenTheStatusStaysTheSame() async {
+        await #expect(processExitsWith: .success) {
+            let fixture = try await HarnessFixture()
+            let log = Recorder<String>()
+            let names = [Notification.Name.NSProcessInfoPowerStateDidChange, UIApplication.backgroundRefreshStatusDidChangeNotification]
+            let observers = names.map { name in
+                NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { log.append($0.name.rawValue) }
+            }
+            try await fixture.app.launch {}
+            try await fixture.device.setConditions(backgroundAppRefresh: false)
+            try await fixture.app.setSettings(backgroundAppRefresh: false)  // denied already
+            try await fixture.device.setConditions(lowPowerMode: true)  // denied already
+            try await fixture.device.setConditions(backgroundAppRefresh: true)  // the app's switch and Low Power Mode deny
+            #expect(log.all == [
+                "UIApplicationBackgroundRefreshStatusDidChangeNotification", "NSProcessInfoPowerStateDidChangeNotification",
+            ])
+            observers.forEach(NotificationCenter.default.removeObserver)
+        }
+    }
+
     @Test func theLockPostsProtectedDataWillBecomeUnavailableAndTheUnlockDidBecomeAvailable() async {
         await #expect(processExitsWith: .success) {
             let fixture = try await HarnessFixture()
