@@ -103,7 +103,8 @@ public final class EmulatedDevice: @unchecked Sendable {
     }
 
     /// Changes the device's conditions; each left nil keeps its value. Low Power Mode or Background App Refresh off
-    /// make `submit` throw `.unavailable` (R18).
+    /// make `submit` throw `.unavailable` (R18). The device's apps get the notifications iOS posts for the change
+    /// (`NSProcessInfoPowerStateDidChange`, …; see ``UIApplication/backgroundRefreshStatus``).
     public func setConditions(
         batteryLevel: Int? = nil, charging: Bool? = nil, lowPowerMode: Bool? = nil, network: String? = nil,
         backgroundAppRefresh: Bool? = nil, locked: Bool? = nil, userActive: Bool? = nil, isolation: isolated (any Actor)? = #isolation
