@@ -1,4 +1,5 @@
 import BackgroundTasks
+import Foundation
 import UIKit
 
 /// Schedules the app's background sync only while the system would run it: it pauses (cancels the pending request)
