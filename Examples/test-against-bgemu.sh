@@ -16,4 +16,19 @@ NAME="$(echo "$example" | tr '[:upper:]' '[:lower:]')"
 # shellcheck source=../Tests/Contract/live-service.sh
 . Tests/Contract/live-service.sh
 export BGEMU_URL="$BASE" BGEMU_API_KEY="$API_KEY"
+# An example with an `.xcconfig` gets its Info.plist, those build settings expanded, beside its test executable:
+# Foundation on Linux reads the main bundle's Info.plist from the executable's folder, so that
+# `Bundle.main.bundleIdentifier` answers the app's id in the test process.
+for config in "Examples/$example"/*.xcconfig; do
+  [ -f "$config" ] && [ -f "Examples/$example/Info.plist" ] || continue
+  bin="$(swift build --package-path "Examples/$example" --show-bin-path)"
+  mkdir -p "$bin"
+  expand=()
+  while IFS='=' read -r key value; do
+    key="$(echo "$key" | tr -d '[:space:]')"
+    value="$(echo "$value" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
+    [[ "$key" =~ ^[A-Z_][A-Z0-9_]*$ ]] && expand+=(-e "s|\$($key)|$value|g")
+  done < <(grep -v '^[[:space:]]*//' "$config")
+  sed "${expand[@]}" "Examples/$example/Info.plist" > "$bin/Info.plist"
+done
 swift test --package-path "Examples/$example" "$@"

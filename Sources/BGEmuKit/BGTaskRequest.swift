@@ -26,7 +26,7 @@ public final class BGAppRefreshTaskRequest: BGTaskRequest {
 }
 
 /// A request to launch the app in the background for minutes of deferrable work, while the device is idle (R20).
-public final class BGProcessingTaskRequest: BGTaskRequest {
+public class BGProcessingTaskRequest: BGTaskRequest {
     /// Runs only with a network connection.
     public var requiresNetworkConnectivity = false
     /// Runs only while charging, and expires when power is removed.

@@ -1,7 +1,11 @@
+import Foundation
+
 extension BGTaskScheduler {
     /// The error `submit(_:)` throws, as on iOS: match it with `catch BGTaskScheduler.Error.unavailable` or
-    /// `catch let error as BGTaskScheduler.Error where error.code == .notPermitted`.
-    public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+    /// `catch let error as BGTaskScheduler.Error where error.code == .notPermitted`. It bridges to `NSError` as
+    /// Apple's does (`CustomNSError`): `(error as NSError).domain == BGTaskSchedulerErrorDomain`, its `code` the
+    /// code's raw value.
+    public struct Error: Swift.Error, CustomNSError, Equatable, Sendable, CustomStringConvertible {
         /// `BGTaskSchedulerErrorCode`, with Apple's raw values.
         public enum Code: Int, Sendable {
             /// Background App Refresh is off (device or app), Low Power Mode is on, the device runs iOS before 13
@@ -34,6 +38,13 @@ extension BGTaskScheduler {
 
         public var description: String { "BGTaskScheduler.Error(\(code))\(detail.map { ": \($0)" } ?? "")" }
 
+        /// ``BGTaskSchedulerErrorDomain``, the domain of the bridged `NSError`.
+        public static var errorDomain: String { BGTaskSchedulerErrorDomain }
+        /// The code's raw value, the bridged `NSError`'s `code` (Apple's `errorCode`).
+        public var errorCode: Int { code.rawValue }
+        /// BGEmuKit's detail, as the bridged `NSError`'s `localizedDescription`, when there is one.
+        public var errorUserInfo: [String: Any] { detail.map { [NSLocalizedDescriptionKey: $0] } ?? [:] }
+
         /// `catch BGTaskScheduler.Error.unavailable`, as with Apple's bridged error.
         public static var unavailable: Code { .unavailable }
         /// `catch BGTaskScheduler.Error.tooManyPendingTaskRequests`.
@@ -64,6 +75,9 @@ extension BGTaskScheduler {
         }
     }
 }
+
+/// The domain of the errors `BGTaskScheduler` reports (iOS 13), as `NSError`'s `domain`.
+public let BGTaskSchedulerErrorDomain = "BGTaskSchedulerErrorDomain"
 
 /// Lets `catch BGTaskScheduler.Error.notPermitted` match, as with Apple's bridged error.
 public func ~= (code: BGTaskScheduler.Error.Code, error: any Error) -> Bool {

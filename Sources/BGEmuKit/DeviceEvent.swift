@@ -42,6 +42,12 @@ public struct DeviceEvent: Sendable, Equatable {
         public static let pushReceived = EventType(rawValue: "push.received")
         /// An advance of the clock ended (`from`, `to`).
         public static let clockAdvanced = EventType(rawValue: "clock.advanced")
+        /// The device's conditions changed (`changes`: `{condition: {from, to}}`) (R25); no `bundleId`.
+        public static let deviceConditionsChanged = EventType(rawValue: "device.conditionsChanged")
+        /// The app's own settings changed (`backgroundAppRefresh`) (R18).
+        public static let appSettingsChanged = EventType(rawValue: "app.settingsChanged")
+        /// A local notification or a push's alert was shown (`source`, `identifier`, `title`, `body`) (R40).
+        public static let notificationDelivered = EventType(rawValue: "notification.delivered")
     }
 
     /// Service-wide, strictly increasing in recording order.

@@ -29,6 +29,32 @@ package protocol DeviceService: Sendable {
     func appStatus(_ bundleId: String) throws -> AppStatus
     /// Sends an APNs payload to the app, as APNs would deliver it (R29–R31).
     func push(_ payload: [UInt8], topic: String, apnsId: String) throws
+    /// Changes the app's own switches in Settings (`PATCH …/settings`): `backgroundAppRefresh` (R18).
+    func setAppSettings(_ bundleId: String, _ patch: [String: JSONValue]) throws
+    /// The device's conditions now (R25).
+    func conditions() throws -> DeviceConditions
+    /// Schedules a local notification of the app (`POST …/notifications`, R40).
+    func scheduleNotification(_ bundleId: String, _ notification: LocalNotificationBody) throws
+    /// Cancels a pending local notification of the app.
+    func cancelNotification(_ bundleId: String, identifier: String) throws
+}
+
+/// What app code reads of the device's conditions.
+package struct DeviceConditions: Sendable, Equatable {
+    package var lowPowerMode = false
+    /// The device-wide Background App Refresh switch.
+    package var backgroundAppRefresh = true
+    package var locked = false
+}
+
+/// A local notification on the wire: exactly one of `fireDate` and `timeInterval`.
+package struct LocalNotificationBody: Sendable, Equatable {
+    package var identifier: String
+    package var fireDate: Date?
+    package var timeInterval: Double?
+    package var repeats = false
+    package var title: String?
+    package var body: String?
 }
 
 /// How an app is installed: its real `Info.plist`, or the keys bgemu reads.
@@ -77,4 +103,6 @@ package enum RunCompletion: Sendable, Equatable {
 package struct AppStatus: Sendable, Equatable {
     package var state: String
     package var backgroundTimeRemaining: Double?
+    /// The app's own Background App Refresh switch.
+    package var backgroundAppRefresh = true
 }

@@ -12,7 +12,11 @@ extension EmulatedApp {
     private func handle(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
         switch event.type {
         case .appStateChanged:
-            if let to = event.string("to") { lock.withLock { state = to } }
+            if let to = event.string("to") { appStateChanged(to: to) }
+        case .deviceConditionsChanged, .appSettingsChanged:
+            deviceStateChanged(event)
+        case .notificationDelivered:
+            notificationDelivered(event)
         case .appDelegate:
             delegateCallback(event)
         case .pushReceived:

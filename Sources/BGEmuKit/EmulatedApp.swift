@@ -56,6 +56,10 @@ public final class EmulatedApp: @unchecked Sendable {
     var ownLaunchPending = false
     /// The `push.received` events' data, by `apnsId`.
     var pushes: [String: [String: JSONValue]] = [:]
+    /// The device-state notifications a suspended app missed, posted when it runs again.
+    var deferredNotifications: [Notification.Name] = []
+    /// Whether the app registered for remote notifications (kept across its launches, as iOS keeps it).
+    var remoteNotificationsRegistered = false
     /// The payloads the harness sent (``EmulatedDevice/push(_:to:)``), by `apnsId`: the `userInfo` as sent.
     var payloads: [String: [AnyHashable: Any]] = [:]
 

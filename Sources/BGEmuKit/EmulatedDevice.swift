@@ -103,7 +103,8 @@ public final class EmulatedDevice: @unchecked Sendable {
     }
 
     /// Changes the device's conditions; each left nil keeps its value. Low Power Mode or Background App Refresh off
-    /// make `submit` throw `.unavailable` (R18).
+    /// make `submit` throw `.unavailable` (R18). The device's apps get the notifications iOS posts for the change
+    /// (`NSProcessInfoPowerStateDidChange`, …; see ``UIApplication/backgroundRefreshStatus``).
     public func setConditions(
         batteryLevel: Int? = nil, charging: Bool? = nil, lowPowerMode: Bool? = nil, network: String? = nil,
         backgroundAppRefresh: Bool? = nil, locked: Bool? = nil, userActive: Bool? = nil, isolation: isolated (any Actor)? = #isolation
@@ -182,8 +183,8 @@ public final class EmulatedDevice: @unchecked Sendable {
         return try outcome.get()
     }
 
-    /// Reads the events after the last one seen and dispatches each as a turn of its app, until the service has
-    /// none left.
+    /// Reads the events after the last one seen and dispatches each as a turn of its app (a device-level event as
+    /// a turn of each app), until the service has none left.
     func drain(isolation: isolated (any Actor)? = #isolation) async throws {
         while true {
             let after = stateLock.withLock { lastSeen }
@@ -191,10 +192,16 @@ public final class EmulatedDevice: @unchecked Sendable {
             guard !events.isEmpty else { return }
             for event in events {
                 stateLock.withLock { lastSeen = max(lastSeen, event.id) }
-                guard let bundleId = event.bundleId, let app = stateLock.withLock({ apps[bundleId] }) else { continue }
-                app.openTurn()
-                if let (queue, call) = app.dispatch(event) { await queue.run(call) }
-                await app.closeTurn()
+                // A device-level event (no `bundleId`: `device.conditionsChanged`) reaches every app, by bundle id.
+                let targets = stateLock.withLock { () -> [EmulatedApp] in
+                    guard let bundleId = event.bundleId else { return apps.keys.sorted().compactMap { apps[$0] } }
+                    return apps[bundleId].map { [$0] } ?? []
+                }
+                for app in targets {
+                    app.openTurn()
+                    if let (queue, call) = app.dispatch(event) { await queue.run(call) }
+                    await app.closeTurn()
+                }
             }
         }
     }

@@ -182,6 +182,36 @@ package struct HTTPDeviceService: DeviceService {
     package func appStatus(_ bundleId: String) throws -> AppStatus {
         let app = try call("GET", appPath(bundleId))
         return AppStatus(state: app["state"]?.stringValue ?? "notRunning",
-                         backgroundTimeRemaining: app["backgroundTimeRemaining"]?.numberValue)
+                         backgroundTimeRemaining: app["backgroundTimeRemaining"]?.numberValue,
+                         backgroundAppRefresh: app["settings"]?["backgroundAppRefresh"]?.boolValue ?? true)
+    }
+
+    package func setAppSettings(_ bundleId: String, _ patch: [String: JSONValue]) throws {
+        try call("PATCH", "\(appPath(bundleId))/settings", json: .object(patch))
+    }
+
+    package func conditions() throws -> DeviceConditions {
+        let conditions = try call("GET", devicePath)["conditions"]
+        return DeviceConditions(
+            lowPowerMode: conditions?["lowPowerMode"]?.boolValue ?? false,
+            backgroundAppRefresh: conditions?["backgroundAppRefresh"]?.boolValue ?? true,
+            locked: conditions?["locked"]?.boolValue ?? false)
+    }
+
+    package func scheduleNotification(_ bundleId: String, _ notification: LocalNotificationBody) throws {
+        var body: [String: JSONValue] = ["identifier": .string(notification.identifier), "repeats": .bool(notification.repeats)]
+        if let date = notification.fireDate { body["fireDate"] = .string(VirtualTime.format(date)) }
+        if let interval = notification.timeInterval { body["timeInterval"] = .number(interval) }
+        if let title = notification.title { body["title"] = .string(title) }
+        if let text = notification.body { body["body"] = .string(text) }
+        try call("POST", "\(appPath(bundleId))/notifications", json: .object(body))
+    }
+
+    package func cancelNotification(_ bundleId: String, identifier: String) throws {
+        do {
+            try call("DELETE", "\(appPath(bundleId))/notifications/\(Self.escape(identifier))")
+        } catch let problem as ServiceProblem where problem.status == 404 {
+            // Not pending (delivered, or never added): iOS ignores it too.
+        }
     }
 }

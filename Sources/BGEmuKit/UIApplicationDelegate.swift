@@ -27,6 +27,11 @@ public protocol UIApplicationDelegate: AnyObject {
     func application(
         _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
         completionHandler: @escaping () -> Void)
+    /// The app registered for remote notifications (`registerForRemoteNotifications()`, iOS 3): `deviceToken` is
+    /// the token to send to the app's push server (BGEmuKit's is made from the device's and the app's ids).
+    func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data)
+    /// Registration failed (iOS 3); BGEmuKit's registration never fails.
+    func application(_ application: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error)
 }
 
 /// Every callback is optional: these do nothing.
@@ -60,4 +65,8 @@ extension UIApplicationDelegate {
         _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
         completionHandler: @escaping () -> Void
     ) {}
+    /// Does nothing.
+    public func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {}
+    /// Does nothing.
+    public func application(_ application: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error) {}
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BGEmuKit
 
@@ -51,5 +52,47 @@ import Testing
         let body = Array(#"{"type":"urn:bgemu:problem:notPermitted","status":409,"code":"notPermitted","detail":"x","errors":[{"field":"identifier","message":"m"}]}"#.utf8)
         #expect(ServiceProblem(status: 409, body: body) == ServiceProblem(status: 409, code: "notPermitted", detail: "x", fields: ["identifier"]))
         #expect(ServiceProblem(status: 502, body: Array("<html>".utf8)) == ServiceProblem(status: 502, code: nil, detail: nil))
+    }
+}
+
+/// `BGTaskScheduler.Error` as an `NSError`, as iOS bridges it; a health research request is a processing request.
+@Suite struct BGTaskSchedulerBridgingTests {
+    @Test func theErrorBridgesToNSErrorInBGTaskSchedulerErrorDomainWithAppleCode() {
+        let error: any Error = BGTaskScheduler.Error(.notPermitted)
+        let bridged = error as NSError
+        #expect(bridged.domain == BGTaskSchedulerErrorDomain)
+        #expect(BGTaskSchedulerErrorDomain == "BGTaskSchedulerErrorDomain")
+        #expect(bridged.code == BGTaskScheduler.Error.Code.notPermitted.rawValue)
+        #expect(BGTaskScheduler.Error(.unavailable).errorCode == 1)
+        #expect(BGTaskScheduler.Error.errorDomain == BGTaskSchedulerErrorDomain)
+    }
+
+    @Test func R18_aRefusedSubmitThrowsAnErrorWhoseNSErrorIsUnavailable() async throws {
+        let fixture = try await HarnessFixture()
+        fixture.service.refusal = (409, "unavailable")
+        try await fixture.app.launch {
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: HarnessFixture.refresh, using: nil) { _ in }
+        }
+        let thrown = try await fixture.app.run { () -> (any Error)? in
+            do {
+                try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: HarnessFixture.refresh))
+                return nil
+            } catch { return error }
+        }
+        let bridged = try #require(thrown) as NSError
+        #expect(bridged.domain == BGTaskSchedulerErrorDomain && bridged.code == BGTaskScheduler.Error.Code.unavailable.rawValue)
+    }
+
+    @Test func R20_aHealthResearchRequestIsSubmittedAsAProcessingRequest() async throws {
+        let fixture = try await HarnessFixture()
+        try await fixture.app.launch {
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: HarnessFixture.cleanup, using: nil) { _ in }
+            let request = BGHealthResearchTaskRequest(identifier: HarnessFixture.cleanup)
+            request.protectionTypeOfRequiredData = .complete
+            request.requiresExternalPower = true
+            try BGTaskScheduler.shared.submit(request)
+        }
+        #expect(fixture.service.calls.contains(.submit(TaskRequestBody(
+            kind: "processing", identifier: HarnessFixture.cleanup, requiresExternalPower: true))))
     }
 }

@@ -21,6 +21,12 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
     private var nextTask = 1
     private var states: [String: String] = [:]
     private var openTasks: [String: Set<String>] = [:]
+    private var deviceConditions: [String: JSONValue] = [
+        "lowPowerMode": .bool(false), "backgroundAppRefresh": .bool(true), "locked": .bool(false),
+    ]
+    private var appRefreshSwitch: [String: Bool] = [:]
+    /// The local notifications scheduled, in order.
+    private(set) var notifications: [LocalNotificationBody] = []
     /// Events to record at each advance, one batch per advance that stops; each batch is a list of
     /// (type, bundleId, data).
     var script: [[(String, String?, [String: JSONValue])]] = []
@@ -104,7 +110,43 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
 
     func clockNow() throws -> Date { virtualNow }
 
-    func setConditions(_ patch: [String: JSONValue]) throws { emit("device.conditionsChanged", nil, patch) }
+    /// As bgemu: the changed conditions only, each as `{from, to}`.
+    func setConditions(_ patch: [String: JSONValue]) throws {
+        let changes = lock.withLock { () -> [String: JSONValue] in
+            var changes: [String: JSONValue] = [:]
+            for (key, value) in patch where deviceConditions[key] != value {
+                changes[key] = .object(["from": deviceConditions[key] ?? .null, "to": value])
+                deviceConditions[key] = value
+            }
+            return changes
+        }
+        if !changes.isEmpty { emit("device.conditionsChanged", nil, ["changes": .object(changes)]) }
+    }
+
+    func conditions() throws -> DeviceConditions {
+        lock.withLock {
+            DeviceConditions(
+                lowPowerMode: deviceConditions["lowPowerMode"]?.boolValue ?? false,
+                backgroundAppRefresh: deviceConditions["backgroundAppRefresh"]?.boolValue ?? true,
+                locked: deviceConditions["locked"]?.boolValue ?? false)
+        }
+    }
+
+    func setAppSettings(_ bundleId: String, _ patch: [String: JSONValue]) throws {
+        guard let on = patch["backgroundAppRefresh"]?.boolValue else { return }
+        lock.withLock { appRefreshSwitch[bundleId] = on }
+        emit("app.settingsChanged", bundleId, ["backgroundAppRefresh": .bool(on)])
+    }
+
+    func scheduleNotification(_ bundleId: String, _ notification: LocalNotificationBody) throws {
+        lock.withLock { notifications.append(notification) }
+        emit("notification.scheduled", bundleId, ["identifier": .string(notification.identifier)])
+    }
+
+    func cancelNotification(_ bundleId: String, identifier: String) throws {
+        lock.withLock { notifications.removeAll { $0.identifier == identifier } }
+        emit("notification.cancelled", bundleId, ["identifier": .string(identifier)])
+    }
 
     func events(after: Int64) throws -> [DeviceEvent] { lock.withLock { log.filter { $0.id > after } } }
 
@@ -169,6 +211,9 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
     }
 
     func appStatus(_ bundleId: String) throws -> AppStatus {
-        AppStatus(state: lock.withLock { states[bundleId] ?? "notRunning" }, backgroundTimeRemaining: nil)
+        lock.withLock {
+            AppStatus(state: states[bundleId] ?? "notRunning", backgroundTimeRemaining: nil,
+                      backgroundAppRefresh: appRefreshSwitch[bundleId] ?? true)
+        }
     }
 }
