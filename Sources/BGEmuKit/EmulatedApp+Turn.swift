@@ -58,12 +58,12 @@ extension EmulatedApp {
             return turnDepth == 0
         }
         if deferred {
-            DispatchQueue.main.asyncAfter(deadline: .now() + Self.deferral) { [self] in sendOutsideReleases() }
+            RealTimeSleep.onMainQueue(after: Self.deferral) { [self] in sendOutsideReleases() }
         }
     }
 
     /// How long a completion called outside a turn waits before it is sent.
-    static let deferral = DispatchTimeInterval.milliseconds(10)
+    static let deferral = Duration.milliseconds(10)
 
     /// Sends the completions called outside a turn, in order; into the current turn's when one has opened since.
     func sendOutsideReleases() {

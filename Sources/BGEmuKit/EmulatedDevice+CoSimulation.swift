@@ -99,7 +99,8 @@ struct RealTimeFollower {
     /// Sleeps one step, then answers the seconds of real time the device's clock owes.
     mutating func step() async throws -> TimeInterval {
         let start = last ?? .now
-        try await Task.sleep(for: EmulatedDevice.realTimeStep)
+        await RealTimeSleep.sleep(for: EmulatedDevice.realTimeStep)
+        try Task.checkCancellation()
         let now = ContinuousClock.now
         let elapsed = now - start
         owed += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
