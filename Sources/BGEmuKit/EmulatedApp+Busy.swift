@@ -7,6 +7,7 @@ extension EmulatedApp {
     func trackBusy(_ event: DeviceEvent) {
         switch event.type {
         case .runStarted:
+            lock.withLock { declinedCompletion = false }
             if let runId = event.string("runId"), handsCompletion(event) { busy.open(BusyLedger.run(runId)) }
         case .runExpiring:
             if let runId = event.string("runId") { busy.renew(BusyLedger.run(runId)) }
@@ -22,6 +23,16 @@ extension EmulatedApp {
             break
         }
     }
+
+    /// After the harness dispatched `event`: a run whose completion handler reached only the delegate's default
+    /// implementation (the app does not implement the method) does not keep the app's code busy.
+    func trackBusy(after event: DeviceEvent) {
+        guard event.type == .runStarted, let runId = event.string("runId") else { return }
+        if lock.withLock({ declinedCompletion }) { busy.close(BusyLedger.run(runId)) }
+    }
+
+    /// The delegate's default implementation of a callback with a completion handler ran: nothing will call it.
+    func declineCompletion() { lock.withLock { declinedCompletion = true } }
 
     /// Whether the run `event` starts hands app code something to complete: a launch handler registered for its
     /// identifier, or a delegate for a fetch, a silent push or a URL session's events. A run no code of the app

@@ -209,6 +209,7 @@ public final class EmulatedDevice: @unchecked Sendable {
                 app.openTurn()
                 if let (queue, call) = app.dispatch(event) { await queue.run(call) }
                 await app.closeTurn()
+                app.trackBusy(after: event)
             }
         }
     }

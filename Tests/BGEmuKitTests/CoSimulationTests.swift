@@ -135,6 +135,19 @@ import Testing
         #expect(!fixture.service.calls.contains(.advance(stop: true)))
     }
 
+    @Test func aFetchRunOfADelegateThatDoesNotImplementFetchDoesNotHoldTheClock() async throws {
+        let fixture = try await HarnessFixture(realTimeBudget: .seconds(2))
+        fixture.app.delegate = SilentDelegate()
+        try await fixture.app.launch {}
+        try await fixture.app.moveToBackground()
+        fixture.scriptRun("run_7", kind: "fetch", identifier: nil)
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure { try await fixture.device.advanceClock(by: 900) }
+        #expect(elapsed < .seconds(1))
+        #expect(fixture.service.calls.filter { $0 == .advance(stop: true) }.count == 2)
+        #expect(fixture.app.busy.openItems.isEmpty)
+    }
+
     @Test func theDeviceClockFollowsAdvanceClock() async throws {
         let fixture = try await HarnessFixture()
         try await fixture.app.launch {}
@@ -169,3 +182,6 @@ final class UploadingDelegate: UIApplicationDelegate, @unchecked Sendable {
         }
     }
 }
+
+/// A delegate that implements none of the callbacks (their default implementations run).
+final class SilentDelegate: UIApplicationDelegate, Sendable {}
