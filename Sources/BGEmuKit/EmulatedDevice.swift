@@ -12,7 +12,9 @@ import Foundation
 /// main actor, as iOS does): every harness call takes the caller's isolation (`#isolation`), so that closures and
 /// delegates need not be `Sendable`. A call blocks its thread while it talks to the service (on loopback,
 /// milliseconds). App code that answers later on another thread
-/// reaches the service when it answers; what that causes is dispatched at the next harness call.
+/// reaches the service when it answers; what that causes is dispatched at the next harness call. While such code
+/// is still at work, ``advanceClock(by:isolation:)`` and ``settle(timeout:isolation:)`` let the device's clock follow
+/// real time rather than jump past it (co-simulated time, bounded by ``realTimeBudget``).
 ///
 /// `@unchecked Sendable`: the harness state (`apps`, `lastSeen`, `failure`) is behind `lock`.
 public final class EmulatedDevice: @unchecked Sendable {
