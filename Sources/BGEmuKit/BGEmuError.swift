@@ -11,6 +11,9 @@ public enum BGEmuError: Error, Equatable, CustomStringConvertible {
     case appCrashed(String)
     /// Neither an argument nor `BGEMU_URL` / `BGEMU_API_KEY` says which service to use.
     case notConfigured(String)
+    /// App code was still at work when ``EmulatedDevice/settle(timeout:isolation:)`` timed out: what stayed open
+    /// (`com.example.app: run run_1`).
+    case stillBusy(String)
 
     public var description: String {
         switch self {
@@ -18,6 +21,7 @@ public enum BGEmuError: Error, Equatable, CustomStringConvertible {
         case .problem(let problem): "bgemu refused: \(problem)"
         case .appCrashed(let reason): "the app crashed: \(reason)"
         case .notConfigured(let what): "BGEmuKit is not configured: \(what)"
+        case .stillBusy(let what): "the app's code was still at work: \(what)"
         }
     }
 }

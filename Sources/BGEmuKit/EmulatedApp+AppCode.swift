@@ -69,7 +69,10 @@ extension EmulatedApp {
     /// Ends the run on the service, at the end of the current turn when one runs: the device suspends the app
     /// once it has returned, not inside the app's call (R23).
     func completeRun(_ runId: String, _ completion: RunCompletion) {
-        release { [self] in attempt { try service.completeRun(bundleId, runId: runId, completion) } }
+        release { [self] in
+            attempt { try service.completeRun(bundleId, runId: runId, completion) }
+            busy.close(BusyLedger.run(runId))
+        }
     }
 
     func beginBackgroundTask(name: String?, expirationHandler: (() -> Void)?) -> UIBackgroundTaskIdentifier {
@@ -77,12 +80,16 @@ extension EmulatedApp {
             try launchIfPending()
             return try service.beginBackgroundTask(bundleId, name: name)
         }), let taskId = began else { return .invalid }
+        busy.open(BusyLedger.backgroundTask(taskId))
         return BackgroundTaskRegistry.shared.add(.init(app: self, taskId: taskId, expirationHandler: expirationHandler))
     }
 
     /// Ends the background task on the service, at the end of the current turn when one runs (R13).
     func endBackgroundTask(_ taskId: String) {
-        release { [self] in attempt { try service.endBackgroundTask(bundleId, taskId: taskId) } }
+        release { [self] in
+            attempt { try service.endBackgroundTask(bundleId, taskId: taskId) }
+            busy.close(BusyLedger.backgroundTask(taskId))
+        }
     }
 
     func setFetchInterval(_ interval: TimeInterval) {

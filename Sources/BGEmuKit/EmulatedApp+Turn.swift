@@ -43,15 +43,37 @@ extension EmulatedApp {
         return queues
     }
 
-    /// Runs `call` (a completion, an `endBackgroundTask`) now outside a turn, or when the turn is over.
+    /// Runs `call` (a completion, an `endBackgroundTask`) when the turn is over; outside a turn (app code that
+    /// answers later, from a `Task`, a thread or a main-queue block), once the code that called it has returned:
+    /// on the main queue after the current block, at least ``deferral`` later, as iOS suspends an app some time
+    /// after its last task ends, never inside the call (a `submit` on the next line still finds the app running).
     func release(_ call: @escaping () -> Void) {
-        let now = lock.withLock { () -> Bool in
+        let deferred = lock.withLock { () -> Bool in
             activity += 1
-            guard turnDepth > 0 else { return true }
-            releases.append(call)
-            return false
+            if turnDepth > 0 {
+                releases.append(call)
+            } else {
+                outsideReleases.append(call)
+            }
+            return turnDepth == 0
         }
-        if now { call() }
+        if deferred {
+            RealTimeSleep.onMainQueue(after: Self.deferral) { [self] in sendOutsideReleases() }
+        }
+    }
+
+    /// How long a completion called outside a turn waits before it is sent.
+    static let deferral = Duration.milliseconds(10)
+
+    /// Sends the completions called outside a turn, in order; into the current turn's when one has opened since.
+    func sendOutsideReleases() {
+        let due = lock.withLock { () -> [() -> Void] in
+            defer { outsideReleases = [] }
+            guard turnDepth > 0 else { return outsideReleases }
+            releases.append(contentsOf: outsideReleases)
+            return []
+        }
+        due.forEach { $0() }
     }
 
     /// The app's code called its API (to wait again for the queues it may have enqueued on).

@@ -39,6 +39,12 @@ public final class EmulatedApp: @unchecked Sendable {
     var turnDepth = 0
     /// What the current turn keeps for its end (completions, ended background tasks).
     var releases: [() -> Void] = []
+    /// Completions called outside a turn, sent once the code that called them has returned.
+    var outsideReleases: [() -> Void] = []
+    /// What of the app's code is still at work, for co-simulated time.
+    let busy = BusyLedger()
+    /// Set when the delegate's default implementation, not the app's code, received a run's completion handler.
+    var declinedCompletion = false
     /// Counts the app code's calls of its API, to wait again for queues that work may have filled.
     var activity = 0
     var registered: [String] = []

@@ -12,7 +12,9 @@ import Foundation
 /// main actor, as iOS does): every harness call takes the caller's isolation (`#isolation`), so that closures and
 /// delegates need not be `Sendable`. A call blocks its thread while it talks to the service (on loopback,
 /// milliseconds). App code that answers later on another thread
-/// reaches the service when it answers; what that causes is dispatched at the next harness call.
+/// reaches the service when it answers; what that causes is dispatched at the next harness call. While such code
+/// is still at work, ``advanceClock(by:isolation:)`` and ``settle(timeout:isolation:)`` let the device's clock follow
+/// real time rather than jump past it (co-simulated time, bounded by ``realTimeBudget``).
 ///
 /// `@unchecked Sendable`: the harness state (`apps`, `lastSeen`, `failure`) is behind `lock`.
 public final class EmulatedDevice: @unchecked Sendable {
@@ -28,12 +30,29 @@ public final class EmulatedDevice: @unchecked Sendable {
     private var lastSeen: Int64 = 0
     private var failure: (any Error)?
     private var pushCount = 0
+    private var budget: Duration = .seconds(2)
 
     package init(service: any DeviceService, streamClient: HTTPClient? = nil) throws {
         self.service = service
         self.streamClient = streamClient
         lastSeen = try service.events(after: 0).last?.id ?? 0
+        if let file = VirtualDateFile.shared { file.write(try service.clockNow()) }
     }
+
+    /// How long, in real time, the harness follows real time for app code that stays busy without completing
+    /// (2 seconds unless set). While an app's code is at work — a run whose completion it has not called, a
+    /// background task it has not ended — the device's clock follows real time, so that a handler that completes
+    /// after a real network answer completes within its run's time, as on a phone. Past this budget the harness
+    /// stops waiting for it and the clock jumps again, so that a handler that never completes still sees its
+    /// expiration handler and the watchdog at their virtual instants (the expiration handler gets a budget of its
+    /// own). `.zero` turns co-simulated time off: every advance jumps, whatever app code still holds.
+    public var realTimeBudget: Duration {
+        get { stateLock.withLock { budget } }
+        set { stateLock.withLock { budget = max(newValue, .zero) } }
+    }
+
+    /// The apps installed through this device.
+    var installedApps: [EmulatedApp] { stateLock.withLock { Array(apps.values) } }
 
     /// Creates a device on the service at `server` (default: the environment's `BGEMU_URL`) with `apiKey`
     /// (default: `BGEMU_API_KEY`). Its clock is manual and starts at `2026-01-01T00:00:00Z`, and its random
@@ -90,16 +109,12 @@ public final class EmulatedDevice: @unchecked Sendable {
     /// Lets `seconds` of virtual time pass. The clock stops at every instant at which an app's code runs (a run
     /// starts or expires, a background task expires, a delegate callback is made); the harness runs that code
     /// and sends its answers, then lets time go on: a launch handler that completes at once completes within
-    /// the run's time, as on a phone. Returns at the target, once everything has been answered.
+    /// the run's time, as on a phone. While app code is still at work (a completion not called yet, a background
+    /// task open), the clock follows real time, in small steps, instead of jumping (see ``realTimeBudget``).
+    /// Returns at the target once every app is idle — or once what keeps one busy has outlasted the budget; the
+    /// clock does not pass the target while it waits.
     public func advanceClock(by seconds: TimeInterval, isolation: isolated (any Actor)? = #isolation) async throws {
-        try await perform {
-            let target = try service.clockNow().addingTimeInterval(seconds)
-            while true {
-                let outcome = try service.advance(to: target, stopAtAppCode: true)
-                try await drain()
-                if !outcome.stopped { return }
-            }
-        }
+        try await perform { try await coSimulate(by: seconds) }
     }
 
     /// Changes the device's conditions; each left nil keeps its value. Low Power Mode or Background App Refresh off
@@ -198,9 +213,11 @@ public final class EmulatedDevice: @unchecked Sendable {
                     return apps[bundleId].map { [$0] } ?? []
                 }
                 for app in targets {
+                    app.trackBusy(event)
                     app.openTurn()
                     if let (queue, call) = app.dispatch(event) { await queue.run(call) }
                     await app.closeTurn()
+                    app.trackBusy(after: event)
                 }
             }
         }

@@ -51,20 +51,20 @@ extension UIApplicationDelegate {
     /// Does nothing.
     /// Does nothing.
     public func applicationWillTerminate(_ application: UIApplication) {}
-    /// Does nothing.
+    /// Does nothing (its run does not keep the app's code busy: the handler is never called).
     public func application(
         _ application: UIApplication, performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
-    ) {}
-    /// Does nothing.
+    ) { AppContext.scoped?.declineCompletion() }
+    /// Does nothing (its run does not keep the app's code busy: the handler is never called).
     public func application(
         _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
-    ) {}
-    /// Does nothing.
+    ) { AppContext.scoped?.declineCompletion() }
+    /// Does nothing (its run does not keep the app's code busy: the handler is never called).
     public func application(
         _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
         completionHandler: @escaping () -> Void
-    ) {}
+    ) { AppContext.scoped?.declineCompletion() }
     /// Does nothing.
     public func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {}
     /// Does nothing.

@@ -7,11 +7,18 @@ import Foundation
 ///
 /// The offset is rounded to the whole second: the microseconds the app's code takes between computing a date and
 /// submitting it must not make one run of a test differ from the next.
+///
+/// A date computed from the device's own time (``DeviceClock``, or `Date()` under libfaketime, see
+/// ``VirtualDateFile``) is nearer to the device's now than to the wall clock's: it keeps its offset from the
+/// device's now. (The two nows are months apart for a device that starts on 2026-01-01; a date is read in the
+/// frame whose now it is nearer to.)
 enum VirtualTime {
-    /// The device's instant for `date`, an app's wall-clock date, given the device's `virtualNow` and the wall
-    /// clock's `wallNow` read at the same call.
+    /// The device's instant for `date`, an app's date, given the device's `virtualNow` and the wall clock's
+    /// `wallNow` read at the same call.
     static func toDevice(_ date: Date, virtualNow: Date, wallNow: Date) -> Date {
-        virtualNow.addingTimeInterval(date.timeIntervalSince(wallNow).rounded())
+        let fromWall = date.timeIntervalSince(wallNow)
+        let fromDevice = date.timeIntervalSince(virtualNow)
+        return virtualNow.addingTimeInterval((abs(fromDevice) < abs(fromWall) ? fromDevice : fromWall).rounded())
     }
 
     /// The wall-clock date an app sees for the device's instant `instant`.

@@ -30,6 +30,9 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
     /// Events to record at each advance, one batch per advance that stops; each batch is a list of
     /// (type, bundleId, data).
     var script: [[(String, String?, [String: JSONValue])]] = []
+    /// Events at virtual instants, played by the advance that reaches their instant (after `script` is spent), in
+    /// order; a run's own are dropped when the app completes it (its `runId`).
+    var timed: [(at: Date, events: [(String, String?, [String: JSONValue])])] = []
     /// A submit refusal to answer: status and code.
     var refusal: (Int, String)?
 
@@ -92,6 +95,11 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
     func advance(to target: Date, stopAtAppCode: Bool) throws -> AdvanceOutcome {
         record(.advance(stop: stopAtAppCode))
         let batch = lock.withLock { () -> [(String, String?, [String: JSONValue])]? in
+            if script.isEmpty, let next = timed.first, next.at <= target {
+                timed.removeFirst()
+                now = max(now, next.at)
+                return next.events
+            }
             guard !script.isEmpty else { now = target; return nil }
             now = min(target, now.addingTimeInterval(10))
             return script.removeFirst()
@@ -173,6 +181,7 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
 
     func completeRun(_ bundleId: String, runId: String, _ completion: RunCompletion) throws {
         record(.complete(runId, completion))
+        lock.withLock { timed.removeAll { $0.events.contains { $0.2["runId"] == .string(runId) } } }
         emit("run.completed", bundleId, ["runId": .string(runId)])
         settle(bundleId)
     }

@@ -2,6 +2,9 @@ import Foundation
 @testable import BGEmuKit
 
 /// A device on the fake service with one app (`com.example.news` unless told), permitted `…refresh` and `…cleanup`.
+/// Its co-simulated time is off unless a budget is given (`realTimeBudget: .zero`): the fake service never expires
+/// a run, so the tests of the harness's dispatching play their never-completed runs without waiting real time; the
+/// co-simulation's own tests give a budget.
 struct HarnessFixture {
     static let refresh = "com.example.news.refresh"
     static let cleanup = "com.example.news.cleanup"
@@ -10,8 +13,9 @@ struct HarnessFixture {
     let device: EmulatedDevice
     let app: EmulatedApp
 
-    init(bundleId: String = "com.example.news") async throws {
+    init(bundleId: String = "com.example.news", realTimeBudget: Duration = .zero) async throws {
         device = try EmulatedDevice(service: service)
+        device.realTimeBudget = realTimeBudget
         app = try await device.install(
             bundleId: bundleId, backgroundModes: ["fetch", "processing"],
             permittedIdentifiers: [Self.refresh, Self.cleanup])

@@ -20,6 +20,22 @@ import Testing
         #expect(VirtualTime.toDevice(date, virtualNow: virtualNow, wallNow: wallNow) == virtualNow.addingTimeInterval(900))
     }
 
+    @Test func aDateComputedFromTheDevicesClockKeepsItsOffsetFromTheDevicesNow() {
+        // `DeviceClock().now.addingTimeInterval(15 * 60)`, or `Date(timeIntervalSinceNow:)` under libfaketime.
+        let date = virtualNow.addingTimeInterval(15 * 60)
+        #expect(VirtualTime.toDevice(date, virtualNow: virtualNow, wallNow: wallNow) == virtualNow.addingTimeInterval(900))
+        #expect(VirtualTime.toDevice(virtualNow.addingTimeInterval(-5), virtualNow: virtualNow, wallNow: wallNow)
+            == virtualNow.addingTimeInterval(-5))
+    }
+
+    @Test func theVirtualNowIsWrittenInLibfaketimesAbsoluteFormat() throws {
+        #expect(VirtualDateFile.line(virtualNow.addingTimeInterval(90.25)) == "2026-01-01 00:01:30.250")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bgemukit-faketime-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        VirtualDateFile(path: path).write(virtualNow.addingTimeInterval(86_400))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "2026-01-02 00:00:00.000\n")
+    }
+
     @Test func aDeviceDateMapsBackToTheWallClock() {
         let instant = virtualNow.addingTimeInterval(3600)
         #expect(VirtualTime.toWall(instant, virtualNow: virtualNow, wallNow: wallNow) == wallNow.addingTimeInterval(3600))

@@ -1,0 +1,187 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import BGEmuKit
+
+/// Co-simulated time: while the app's code is at work the device's clock follows real time; it jumps only while
+/// every app is idle, and again once app code has outlasted the real-time budget.
+@Suite struct CoSimulationTests {
+    static let start = Date(timeIntervalSince1970: 1_767_225_600)  // the fake's 2026-01-01T00:00:00Z
+
+    /// A launched app in the background whose refresh handler is `handler`; the next advance starts `run_1` 10 s
+    /// after the start, and its expiration (30 s later) and the watchdog's kill (5 s after that) are scripted.
+    func backgroundApp(budget: Duration, _ handler: @escaping (BGTask) -> Void) async throws -> HarnessFixture {
+        let fixture = try await HarnessFixture(realTimeBudget: budget)
+        try await fixture.app.launch {
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: HarnessFixture.refresh, using: nil, launchHandler: handler)
+        }
+        try await fixture.app.moveToBackground()
+        let bundleId = fixture.app.bundleId
+        fixture.scriptRun("run_1", kind: "appRefresh", identifier: HarnessFixture.refresh)
+        fixture.service.timed = [
+            (Self.start.addingTimeInterval(40), [("run.expiring", bundleId, ["runId": .string("run_1"), "reason": .string("deadline")])]),
+            (Self.start.addingTimeInterval(45), [
+                ("run.expired", bundleId, ["runId": .string("run_1")]),
+                ("app.stateChanged", bundleId, ["from": .string("background"), "to": .string("notRunning"), "cause": .string("watchdog")]),
+                ("app.terminated", bundleId, ["reason": .string("watchdog"), "terminationCode": .string("0x8badf00d")]),
+            ]),
+        ]
+        return fixture
+    }
+
+    @Test func anAsyncCompletionAfterARealDelayCompletesTheRunWithoutExpiring() async throws {
+        let expirations = Recorder<String>()
+        let thrown = Recorder<String>()
+        let fixture = try await backgroundApp(budget: .seconds(5)) { task in
+            task.expirationHandler = { expirations.append(task.identifier) }
+            Task {
+                try await Task.sleep(for: .milliseconds(300))  // a network answer
+                task.setTaskCompleted(success: true)
+                do { try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: HarnessFixture.refresh)) } catch {
+                    thrown.append("\(error)")
+                }
+            }
+        }
+        try await fixture.device.advanceClock(by: 120)
+        #expect(expirations.all.isEmpty)
+        #expect(thrown.all.isEmpty)
+        #expect(fixture.app.terminations.isEmpty)
+        #expect(fixture.service.calls.contains(.complete("run_1", .success(true))))
+        #expect(fixture.service.calls.contains(.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh))))
+        // The run completed about 0.3 s of virtual time after it started, not at its expiration.
+        let events = try await fixture.device.recordedEvents()
+        let started = try #require(events.first { $0.type == .runStarted }).at
+        let completed = try #require(events.first { $0.type == .runCompleted }).at
+        #expect(completed.timeIntervalSince(started) >= 0.25)
+        #expect(completed.timeIntervalSince(started) < 5)
+        #expect(fixture.service.virtualNow == Self.start.addingTimeInterval(120))
+        #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
+    }
+
+    @Test func aNeverCompletingHandlerStillExpiresOnceTheBudgetIsSpent() async throws {
+        let expirations = Recorder<Date>()
+        let fixture = try await backgroundApp(budget: .milliseconds(300)) { task in
+            task.expirationHandler = { expirations.append(EmulatedDevice.currentDate ?? .distantPast) }
+        }
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure { try await fixture.device.advanceClock(by: 120) }
+        // Expired at its virtual instant, then killed by the watchdog; the harness waited a budget for the
+        // handler and one for its expiration handler, no more.
+        #expect(expirations.all == [Self.start.addingTimeInterval(40)])
+        let kill = try #require(fixture.app.terminations.first)
+        #expect(kill.reason == "watchdog" && kill.terminationCode == "0x8badf00d")
+        #expect(kill.at == Self.start.addingTimeInterval(45))
+        #expect(elapsed >= .milliseconds(300))
+        #expect(elapsed < .seconds(5))
+        #expect(fixture.service.virtualNow == Self.start.addingTimeInterval(120))
+        // While it waited, the clock followed real time in small steps.
+        #expect(fixture.service.calls.filter { $0 == .advance(stop: true) }.count > 4)
+    }
+
+    @Test func determinism_aSynchronousCompletionGivesTheSameCallsAndEventsAsWithoutCoSimulation() async throws {
+        func play(budget: Duration) async throws -> ([FakeDeviceService.Call], [String]) {
+            let fixture = try await backgroundApp(budget: budget) { task in
+                try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: HarnessFixture.refresh))
+                task.setTaskCompleted(success: true)
+            }
+            try await fixture.device.advanceClock(by: 3600)
+            let events = try await fixture.device.recordedEvents().map { "\($0.id) \($0.type) \($0.bundleId ?? "-") \($0.at) \($0.data.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })" }
+            return (fixture.service.calls, events)
+        }
+        let clock = ContinuousClock()
+        var withBudget: ([FakeDeviceService.Call], [String]) = ([], [])
+        let elapsed = try await clock.measure { withBudget = try await play(budget: .seconds(2)) }
+        let without = try await play(budget: .zero)
+        #expect(withBudget.0 == without.0)
+        #expect(withBudget.1 == without.1)
+        // The calls as before co-simulated time: one stop for the run, one advance to the target.
+        #expect(withBudget.0 == [
+            .launch([HarnessFixture.refresh]), .lifecycle("background"), .advance(stop: true),
+            .submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true)),
+            .advance(stop: true),
+        ])
+        // No real time was waited for.
+        #expect(elapsed < .seconds(2))  // a wait would last the whole budget
+    }
+
+    @Test func settleWaitsForABackgroundTaskEndedAsynchronously() async throws {
+        let fixture = try await HarnessFixture(realTimeBudget: .seconds(2))
+        fixture.app.delegate = UploadingDelegate()
+        try await fixture.app.launch {}
+        try await fixture.app.moveToBackground()
+        #expect(fixture.service.appState(fixture.app.bundleId) == "background")
+        try await fixture.device.settle(timeout: .seconds(10))
+        #expect(fixture.service.calls.contains(.endBackgroundTask("bgt_1")))
+        #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
+        // The clock followed the upload's real 0.3 s.
+        let moved = fixture.service.virtualNow.timeIntervalSince(Self.start)
+        #expect(moved >= 0.25 && moved < 5)
+    }
+
+    @Test func settleThrowsStillBusyNamingWhatStaysOpenWhenItTimesOut() async throws {
+        let fixture = try await HarnessFixture(realTimeBudget: .seconds(2))
+        fixture.app.delegate = UploadingDelegate(never: true)
+        try await fixture.app.launch {}
+        try await fixture.app.moveToBackground()
+        await #expect(throws: BGEmuError.stillBusy("com.example.news: background task bgt_1")) {
+            try await fixture.device.settle(timeout: .milliseconds(200))
+        }
+    }
+
+    @Test func settleReturnsAtOnceWhenEveryAppIsIdle() async throws {
+        let fixture = try await HarnessFixture(realTimeBudget: .seconds(2))
+        try await fixture.app.launch {}
+        try await fixture.device.settle(timeout: .zero)
+        #expect(!fixture.service.calls.contains(.advance(stop: true)))
+    }
+
+    @Test func aFetchRunOfADelegateThatDoesNotImplementFetchDoesNotHoldTheClock() async throws {
+        let fixture = try await HarnessFixture(realTimeBudget: .seconds(2))
+        fixture.app.delegate = SilentDelegate()
+        try await fixture.app.launch {}
+        try await fixture.app.moveToBackground()
+        fixture.scriptRun("run_7", kind: "fetch", identifier: nil)
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure { try await fixture.device.advanceClock(by: 900) }
+        #expect(elapsed < .seconds(2))  // a wait would last the whole budget
+        #expect(fixture.service.calls.filter { $0 == .advance(stop: true) }.count == 2)
+        #expect(fixture.app.busy.openItems.isEmpty)
+    }
+
+    @Test func theDeviceClockFollowsAdvanceClock() async throws {
+        let fixture = try await HarnessFixture()
+        try await fixture.app.launch {}
+        let before = try await fixture.app.run { DeviceClock().now }
+        try await fixture.device.advanceClock(by: 24 * 3600)
+        let after = try await fixture.app.run { DeviceClock().now }
+        #expect(before == Self.start)
+        #expect(after.timeIntervalSince(before) == 24 * 3600)
+    }
+
+    @Test func theDeviceClockIsTheWallClockWhenNoAppIsBound() async {
+        await #expect(processExitsWith: .success) {
+            let wall = Date()
+            #expect(abs(DeviceClock().now.timeIntervalSince(wall)) < 60)
+        }
+    }
+}
+
+/// Begins a background task on entering the background and ends it 0.3 s later from another thread, as an upload's
+/// completion would (or never).
+final class UploadingDelegate: UIApplicationDelegate, @unchecked Sendable {
+    // @unchecked Sendable: immutable.
+    let never: Bool
+
+    init(never: Bool = false) { self.never = never }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        let id = application.beginBackgroundTask(withName: "upload")
+        guard !never else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
+            UIApplication.shared.endBackgroundTask(id)
+        }
+    }
+}
+
+/// A delegate that implements none of the callbacks (their default implementations run).
+final class SilentDelegate: UIApplicationDelegate, Sendable {}
