@@ -79,6 +79,12 @@ extension DeviceEngine {
             try completeRun(bundleId, runId: try runId(bundleId, selector), result: result)
         case .setFetchInterval(let bundleId, let interval):
             try setFetchInterval(bundleId, interval)
+        case .reportRunProgress(let bundleId, let runId, let draft):
+            outcome.run = try reportProgress(
+                bundleId, runId: runId, completedUnitCount: draft.completedUnitCount, totalUnitCount: draft.totalUnitCount,
+                title: draft.title, subtitle: draft.subtitle)
+        case .cancelContinuedProcessing(let bundleId, let runId):
+            outcome.run = try cancelContinuedProcessing(bundleId, runId: runId)
 
         case .push(let request):
             outcome.push = try receivePush(request)
