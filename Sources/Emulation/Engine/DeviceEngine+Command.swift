@@ -67,6 +67,9 @@ extension DeviceEngine {
             let request = try draft.request(submittedAt: now)
             try submit(bundleId, request)
             outcome.taskRequest = request
+            if request.kind == .continuedProcessing {  // R41: started at once, unless queued
+                outcome.run = device.app(bundleId)?.runtime.runs.last { $0.identifier == request.identifier && $0.isOpen }
+            }
         case .cancelTaskRequest(let bundleId, let identifier):
             try cancelTaskRequest(bundleId, identifier: identifier)
         case .cancelAllTaskRequests(let bundleId):
