@@ -24,6 +24,8 @@ package protocol DeviceService: Sendable {
     func completeRun(_ bundleId: String, runId: String, _ completion: RunCompletion) throws
     /// A continued processing task's progress and, when the app changed them, its title and subtitle (R41).
     func reportProgress(_ bundleId: String, runId: String, _ report: ProgressReport) throws
+    /// The user cancels a continued processing task from the system's interface (R41).
+    func cancelContinuedProcessing(_ bundleId: String, runId: String) throws
     /// Begins a background task; nil when the device begins none (`UIBackgroundTaskInvalid`, R14).
     func beginBackgroundTask(_ bundleId: String, name: String?) throws -> String?
     func endBackgroundTask(_ bundleId: String, taskId: String) throws

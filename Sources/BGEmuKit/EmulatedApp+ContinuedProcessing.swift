@@ -35,6 +35,19 @@ extension EmulatedApp {
         attempt { try service.reportProgress(bundleId, runId: runId, report) }
     }
 
+    /// The user cancels the app's running continued processing task `identifier` from the system's interface: its
+    /// expiration handler runs before this returns; the app must complete the task within the grace period, or
+    /// it is terminated (R41, R22). Throws ``BGEmuError/problem(_:)`` (`notFound`) when the app runs no such task.
+    public func cancelContinuedProcessingTask(
+        identifier: String, isolation: isolated (any Actor)? = #isolation
+    ) async throws {
+        let runId = lock.withLock { tasks.first { $0.value.identifier == identifier }?.key }
+        guard let runId else {
+            throw BGEmuError.problem(ServiceProblem(status: 404, code: "notFound", detail: "\(bundleId) runs no task \(identifier)"))
+        }
+        try await device.perform { try service.cancelContinuedProcessing(bundleId, runId: runId) }
+    }
+
     /// The wire options of a continued processing request, nil for the other kinds.
     static func continuedOptions(_ request: BGTaskRequest) -> ContinuedRequestBody? {
         guard #available(iOS 26.0, *), let continued = request as? BGContinuedProcessingTaskRequest else { return nil }

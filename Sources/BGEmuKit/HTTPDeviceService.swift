@@ -182,6 +182,10 @@ package struct HTTPDeviceService: DeviceService {
         try call("POST", "\(appPath(bundleId))/runs/\(Self.escape(runId))/progress", json: .object(body))
     }
 
+    package func cancelContinuedProcessing(_ bundleId: String, runId: String) throws {
+        try call("POST", "\(appPath(bundleId))/runs/\(Self.escape(runId))/cancel")
+    }
+
     package func beginBackgroundTask(_ bundleId: String, name: String?) throws -> String? {
         let answer = try call("POST", "\(appPath(bundleId))/background-tasks", json: .object(name.map { ["name": .string($0)] } ?? [:]))
         return answer["id"]?.stringValue

@@ -42,6 +42,30 @@ import Testing
         #expect(service.calls.contains(.complete("run_c1", .success(true))))
     }
 
+    @Test func R41_theUserCancelsTheTaskAndItsExpirationHandlerRunsBeforeTheCallReturns() async throws {
+        let service = FakeDeviceService()
+        let device = try EmulatedDevice(service: service)
+        let app = try await device.install(bundleId: "com.example.photos", backgroundModes: [], permittedIdentifiers: [Self.wildcard])
+        let expired = Recorder<String>()
+        try await app.launch {
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.wildcard, using: nil) { task in
+                task.expirationHandler = {
+                    expired.append(task.identifier)
+                    task.setTaskCompleted(success: false)
+                }
+            }
+        }
+        try await app.run {
+            try BGTaskScheduler.shared.submit(
+                BGContinuedProcessingTaskRequest(identifier: "com.example.photos.export.1", title: "Export", subtitle: "1 photo"))
+        }
+        try await app.cancelContinuedProcessingTask(identifier: "com.example.photos.export.1")
+        #expect(expired.all == ["com.example.photos.export.1"])
+        #expect(service.calls.contains(.cancel("run_c1")))
+        #expect(service.calls.contains(.complete("run_c1", .success(false))))
+        await #expect(throws: BGEmuError.self) { try await app.cancelContinuedProcessingTask(identifier: "com.example.photos.export.9") }
+    }
+
     @Test func R41_immediateRunIneligibleIsThrownAsApplesError() async throws {
         let fixture = try await HarnessFixture()
         fixture.service.refusal = (409, "immediateRunIneligible")

@@ -138,6 +138,11 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
         record(.progress(runId, report))
     }
 
+    func cancelContinuedProcessing(_ bundleId: String, runId: String) throws {
+        record(.cancel(runId))
+        emit("run.expiring", bundleId, ["runId": .string(runId), "reason": .string("userCancelled")])
+    }
+
     func cancelTaskRequest(_ bundleId: String, identifier: String) throws { record(.cancel(identifier)) }
     func cancelAllTaskRequests(_ bundleId: String) throws { record(.cancel("*")) }
     func pendingTaskRequests(_ bundleId: String) throws -> [TaskRequestBody] {
