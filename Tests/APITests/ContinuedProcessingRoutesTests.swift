@@ -82,4 +82,23 @@ import Testing
         let events = api.send(.get, "/v1/devices/\(device)/events?type=run.expiring", key: key).items
         #expect((events.last?["data"] as? [String: Any])?["reason"] as? String == "userCancelled")
     }
+
+    @Test func R41_aScenarioSubmitsAContinuedProcessingRequestThatAScriptedAppCompletes() {
+        let scenario = #"""
+        {"name": "export", "device": {"osVersion": "26.0", "seed": 3},
+         "apps": [{"bundleId": "com.example.photos", "infoPlist": {"BGTaskSchedulerPermittedIdentifiers": ["com.example.photos.export.*"]},
+                   "behavior": {"continuedProcessing": {"completeAfter": 40}}}],
+         "steps": [{"at": 0, "action": "launch", "bundleId": "com.example.photos"},
+                   {"at": 1, "action": "submit", "bundleId": "com.example.photos", "kind": "continuedProcessing",
+                    "identifier": "com.example.photos.export.1", "title": "Exporting", "subtitle": "3 photos", "strategy": "fail"},
+                   {"at": 2, "action": "background", "bundleId": "com.example.photos"}],
+         "expect": [
+           {"event": {"type": "run.started", "bundleId": "com.example.photos", "data": {"kind": "continuedProcessing", "title": "Exporting"}}, "within": [1, 1]},
+           {"event": {"type": "run.completed", "bundleId": "com.example.photos", "data": {"result": "success"}}, "within": [41, 41]},
+           {"event": {"type": "run.expiring", "bundleId": "com.example.photos"}, "absent": true}
+         ]}
+        """#
+        let response = api.send(.post, "/v1/scenarios/run", key: key, json: scenario)
+        #expect(response.status == 200 && response.json["passed"] as? Bool == true, "\(response.text)")
+    }
 }
