@@ -16,7 +16,8 @@ extension BGTaskScheduler {
             /// The identifier is not in `BGTaskSchedulerPermittedIdentifiers`, or the kind's background mode is not
             /// declared.
             case notPermitted = 3
-            /// The request cannot run at once (continued processing tasks); bgemu does not model it yet.
+            /// A continued processing request submitted outside the foreground, or with strategy `.fail` when the
+            /// app's continued processing task still runs (R41).
             case immediateRunIneligible = 4
         }
 

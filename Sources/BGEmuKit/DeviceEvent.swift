@@ -38,6 +38,8 @@ public struct DeviceEvent: Sendable, Equatable {
         public static let runCompleted = EventType(rawValue: "run.completed")
         /// A run was never completed; the app was terminated (R22).
         public static let runExpired = EventType(rawValue: "run.expired")
+        /// A continued processing task reported its progress (R41).
+        public static let runProgress = EventType(rawValue: "run.progress")
         /// A push reached the device (R29).
         public static let pushReceived = EventType(rawValue: "push.received")
         /// An advance of the clock ended (`from`, `to`).

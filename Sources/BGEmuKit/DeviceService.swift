@@ -22,6 +22,10 @@ package protocol DeviceService: Sendable {
     func cancelAllTaskRequests(_ bundleId: String) throws
     func pendingTaskRequests(_ bundleId: String) throws -> [TaskRequestBody]
     func completeRun(_ bundleId: String, runId: String, _ completion: RunCompletion) throws
+    /// A continued processing task's progress and, when the app changed them, its title and subtitle (R41).
+    func reportProgress(_ bundleId: String, runId: String, _ report: ProgressReport) throws
+    /// The user cancels a continued processing task from the system's interface (R41).
+    func cancelContinuedProcessing(_ bundleId: String, runId: String) throws
     /// Begins a background task; nil when the device begins none (`UIBackgroundTaskInvalid`, R14).
     func beginBackgroundTask(_ bundleId: String, name: String?) throws -> String?
     func endBackgroundTask(_ bundleId: String, taskId: String) throws
@@ -89,6 +93,25 @@ package struct TaskRequestBody: Sendable, Equatable {
     package var earliestBeginDate: Date?
     package var requiresNetworkConnectivity = false
     package var requiresExternalPower = false
+    /// A continued processing request's options (R41).
+    package var continued: ContinuedRequestBody?
+}
+
+/// What a continued processing request carries on the wire (R41).
+package struct ContinuedRequestBody: Sendable, Equatable {
+    package var title: String
+    package var subtitle: String
+    /// `fail` or `queue`.
+    package var strategy: String
+    package var requiresGPU: Bool
+}
+
+/// A continued processing task's progress report (R41); a nil title or subtitle keeps the last one.
+package struct ProgressReport: Sendable, Equatable {
+    package var completedUnitCount: Int64
+    package var totalUnitCount: Int64
+    package var title: String?
+    package var subtitle: String?
 }
 
 /// How app code ends a run.

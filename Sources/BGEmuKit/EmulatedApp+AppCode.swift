@@ -25,6 +25,7 @@ extension EmulatedApp {
             body.requiresNetworkConnectivity = processing.requiresNetworkConnectivity
             body.requiresExternalPower = processing.requiresExternalPower
         }
+        body.continued = Self.continuedOptions(request)
         do {
             try service.submit(bundleId, body)
         } catch let problem as ServiceProblem {
@@ -53,7 +54,9 @@ extension EmulatedApp {
               let pending = attempt({ try service.pendingTaskRequests(bundleId) }) else { return [] }
         return pending.map { body in
             let request: BGTaskRequest
-            if body.kind == "processing" {
+            if let continued = Self.continuedRequest(body) {
+                request = continued
+            } else if body.kind == "processing" {
                 let processing = BGProcessingTaskRequest(identifier: body.identifier)
                 processing.requiresNetworkConnectivity = body.requiresNetworkConnectivity
                 processing.requiresExternalPower = body.requiresExternalPower

@@ -74,13 +74,11 @@ extension EmulatedApp {
         let identifier = event.string("identifier") ?? ""
         let delegate = self.delegate
         switch event.string("kind") {
-        case "appRefresh", "processing":
-            let task: BGTask = event.string("kind") == "processing"
-                ? BGProcessingTask(identifier: identifier, runId: runId, app: self)
-                : BGAppRefreshTask(identifier: identifier, runId: runId, app: self)
+        case "appRefresh", "processing", "continuedProcessing":
+            let task = bgTask(for: event, runId: runId, identifier: identifier)
             let handler = lock.withLock { () -> (queue: DispatchQueue?, body: (BGTask) -> Void)? in
                 tasks[runId] = task
-                return handlers[identifier]
+                return launchHandlerLocked(for: identifier)
             }
             guard let handler else { return nil }
             guard let queue = handler.queue else {

@@ -130,6 +130,12 @@ package struct HTTPDeviceService: DeviceService {
             body["requiresNetworkConnectivity"] = .bool(request.requiresNetworkConnectivity)
             body["requiresExternalPower"] = .bool(request.requiresExternalPower)
         }
+        if let continued = request.continued {
+            body["title"] = .string(continued.title)
+            body["subtitle"] = .string(continued.subtitle)
+            body["strategy"] = .string(continued.strategy)
+            body["requiresGPU"] = .bool(continued.requiresGPU)
+        }
         try call("POST", "\(appPath(bundleId))/task-requests", json: .object(body))
     }
 
@@ -149,7 +155,12 @@ package struct HTTPDeviceService: DeviceService {
                 kind: kind, identifier: identifier,
                 earliestBeginDate: item["earliestBeginDate"]?.stringValue.flatMap(VirtualTime.parse),
                 requiresNetworkConnectivity: item["requiresNetworkConnectivity"]?.boolValue ?? false,
-                requiresExternalPower: item["requiresExternalPower"]?.boolValue ?? false)
+                requiresExternalPower: item["requiresExternalPower"]?.boolValue ?? false,
+                continued: item["title"]?.stringValue.map { title in
+                    ContinuedRequestBody(
+                        title: title, subtitle: item["subtitle"]?.stringValue ?? "",
+                        strategy: item["strategy"]?.stringValue ?? "queue", requiresGPU: item["requiresGPU"]?.boolValue ?? false)
+                })
         } ?? []
     }
 
@@ -159,6 +170,20 @@ package struct HTTPDeviceService: DeviceService {
         case .fetchResult(let result): .object(["result": .string(result)])
         }
         try call("POST", "\(appPath(bundleId))/runs/\(Self.escape(runId))/complete", json: body)
+    }
+
+    package func reportProgress(_ bundleId: String, runId: String, _ report: ProgressReport) throws {
+        var body: [String: JSONValue] = [
+            "completedUnitCount": .number(Double(report.completedUnitCount)),
+            "totalUnitCount": .number(Double(report.totalUnitCount)),
+        ]
+        if let title = report.title { body["title"] = .string(title) }
+        if let subtitle = report.subtitle { body["subtitle"] = .string(subtitle) }
+        try call("POST", "\(appPath(bundleId))/runs/\(Self.escape(runId))/progress", json: .object(body))
+    }
+
+    package func cancelContinuedProcessing(_ bundleId: String, runId: String) throws {
+        try call("POST", "\(appPath(bundleId))/runs/\(Self.escape(runId))/cancel")
     }
 
     package func beginBackgroundTask(_ bundleId: String, name: String?) throws -> String? {

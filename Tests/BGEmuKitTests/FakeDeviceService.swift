@@ -10,6 +10,7 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
     enum Call: Equatable {
         case launch([String]), lifecycle(String), advance(stop: Bool), submit(TaskRequestBody), complete(String, RunCompletion)
         case beginBackgroundTask, endBackgroundTask(String), cancel(String), fetchInterval(JSONValue)
+        case progress(String, ProgressReport)
     }
 
     let deviceId = "dev_000000000000000000000001"
@@ -171,6 +172,25 @@ final class FakeDeviceService: DeviceService, @unchecked Sendable {
         record(.submit(request))
         if let (status, code) = refusal { throw ServiceProblem(status: status, code: code, detail: "refused") }
         emit("taskRequest.submitted", bundleId, ["identifier": .string(request.identifier)])
+        if let continued = request.continued {  // R41: a continued processing request starts at once
+            let runId = lock.withLock { () -> String in
+                defer { nextTask += 1 }
+                return "run_c\(nextTask)"
+            }
+            emit("run.started", bundleId, [
+                "runId": .string(runId), "kind": .string("continuedProcessing"), "identifier": .string(request.identifier),
+                "title": .string(continued.title), "subtitle": .string(continued.subtitle), "launchedApp": .bool(false),
+            ])
+        }
+    }
+
+    func reportProgress(_ bundleId: String, runId: String, _ report: ProgressReport) throws {
+        record(.progress(runId, report))
+    }
+
+    func cancelContinuedProcessing(_ bundleId: String, runId: String) throws {
+        record(.cancel(runId))
+        emit("run.expiring", bundleId, ["runId": .string(runId), "reason": .string("userCancelled")])
     }
 
     func cancelTaskRequest(_ bundleId: String, identifier: String) throws { record(.cancel(identifier)) }

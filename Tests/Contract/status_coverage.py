@@ -610,6 +610,49 @@ def _(w):
     return Req("POST", run + "/complete", {"success": True})
 
 
+# Continued processing (R41): an iOS 26 device whose app lists a wildcard identifier, in the foreground.
+EXPORTS = f"{BUNDLE}.export.*"
+
+
+def continued_run(w: World) -> str:
+    """The path of a running continued processing run, submitted from the foreground."""
+    dev = w.device(osVersion="26.0")
+    w.main.ok("POST", f"/v1/devices/{dev}/apps", {"bundleId": BUNDLE, "infoPlist": {
+        "BGTaskSchedulerPermittedIdentifiers": [EXPORTS]}})
+    w.lifecycle(dev, BUNDLE, "launch")
+    submitted = w.main.ok("POST", w.a(dev, BUNDLE, "/task-requests"), {
+        "kind": "continuedProcessing", "identifier": f"{BUNDLE}.export.1", "title": "Exporting", "subtitle": "1 file"})
+    return submitted.headers["location"]
+
+
+case(f"POST {RUNS}/{{runId}}/progress", 200)(
+    lambda w: Req("POST", continued_run(w) + "/progress", {"completedUnitCount": 1, "totalUnitCount": 2}))
+case(f"POST {RUNS}/{{runId}}/progress", 409, "notContinuedProcessing")(
+    lambda w: Req("POST", open_run(w) + "/progress", {"completedUnitCount": 1, "totalUnitCount": 2}))
+case(f"POST {RUNS}/{{runId}}/progress", 422, "validationFailed")(
+    lambda w: Req("POST", continued_run(w) + "/progress", {"completedUnitCount": -1, "totalUnitCount": 2}))
+
+
+@case(f"POST {RUNS}/{{runId}}/progress", 409, "runNotOpen")
+def _(w):
+    run = continued_run(w)
+    w.main.ok("POST", run + "/complete", {"success": True})
+    return Req("POST", run + "/progress", {"completedUnitCount": 1, "totalUnitCount": 2})
+
+
+case(f"POST {RUNS}/{{runId}}/cancel", 200)(lambda w: Req("POST", continued_run(w) + "/cancel"))
+case(f"POST {RUNS}/{{runId}}/cancel", 409, "notContinuedProcessing")(lambda w: Req("POST", open_run(w) + "/cancel"))
+
+
+@case(f"POST {TR}", 409, "immediateRunIneligible")
+def _(w):   # a continued processing request submitted from the background (R41)
+    run = continued_run(w)
+    app_path = run.split("/runs/")[0]
+    w.main.ok("POST", app_path + "/background")
+    return Req("POST", app_path + "/task-requests", {
+        "kind": "continuedProcessing", "identifier": f"{BUNDLE}.export.2", "title": "Exporting", "subtitle": "2"})
+
+
 case("PUT /v1/devices/{deviceId}/apps/{bundleId}/fetch-interval", 200)(
     lambda w: Req("PUT", w.a(w.device_with_app()[0], rest="/fetch-interval"), {"interval": 3600}))
 case("PUT /v1/devices/{deviceId}/apps/{bundleId}/fetch-interval", 422, "validationFailed")(

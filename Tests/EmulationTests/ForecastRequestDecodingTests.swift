@@ -56,6 +56,14 @@ import Testing
         #expect(request.validate().isEmpty)
     }
 
+    /// R41: a continued processing task starts at the user's tap in the foreground; a forecast has none to launch.
+    @Test func R41_aForecastSubmitOfAContinuedProcessingRequestIsAnIssueOnItsKind() throws {
+        let data = Self.body(setting: #"{"kind": "continuedProcessing", "identifier": "com.example.r"}"#, at: ["app", "atLaunch", "submit", "0"])
+        let request = try JSONDecoder().decode(ForecastRequest.self, from: data)
+        #expect(request.validate().map(\.field) == ["app.atLaunch.submit[0].kind"])
+        #expect(request.app.resolvedBehavior.runs[.continuedProcessing] == nil)
+    }
+
     @Test(arguments: [
         (["extra"], "extra"),
         (["app", "extra"], "app.extra"),

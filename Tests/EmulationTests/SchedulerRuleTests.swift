@@ -188,9 +188,10 @@ struct SchedulerRuleTests {
         let runs = RunKind.allCases.map { $0.rawValue.withIndefiniteArticle() }
         #expect(runs == [
             "an appRefresh", "a processing", "a fetch", "a remoteNotification", "a urlSessionEvents", "a location",
-            "an accessory", "a voip", "a newsstand",
+            "an accessory", "a voip", "a newsstand", "a continuedProcessing",
         ])
-        #expect(TaskRequestKind.allCases.map { $0.rawValue.withIndefiniteArticle() } == ["an appRefresh", "a processing"])
+        #expect(TaskRequestKind.allCases.map { $0.rawValue.withIndefiniteArticle() }
+                == ["an appRefresh", "a processing", "a continuedProcessing"])
         #expect("appRefresh".withIndefiniteArticle(capitalized: true) == "An appRefresh")
         #expect("upload".withIndefiniteArticle() == "an upload" && "user".withIndefiniteArticle() == "a user")
     }

@@ -1,7 +1,8 @@
 import Emulation
 import HTTPServer
 
-/// `…/apps/{bundleId}/runs` (every grant of background time) and `…/fetch-interval` (R22, R23, R28).
+/// `…/apps/{bundleId}/runs` (every grant of background time, a continued processing task's progress and the user's
+/// cancel) and `…/fetch-interval` (R22, R23, R28, R41).
 enum RunRoutes {
     static let base = "/devices/{deviceId}/apps/{bundleId}/runs"
 
@@ -27,6 +28,22 @@ enum RunRoutes {
             let (device, _) = try env.devices.perform(body.command(bundleId: bundleId, .id(runId)), for: context)
             return try JSONBody.response(RunBody(run: try TaskRequestRoutes.runOrNotFound(
                 device.app(bundleId)?.runtime.runs.first { $0.id == runId }, runId)))
+        }
+
+        routes.post(base + "/{runId}/progress") { request, context in
+            let body = try JSONBody.decode(RunProgressRequest.self, from: request)
+            let bundleId = try context.parameters.require("bundleId")
+            let (_, outcome) = try env.devices.perform(
+                body.command(bundleId: bundleId, runId: context.parameters.require("runId")), for: context)
+            return try JSONBody.response(RunBody(run: try outcome.value(\.run)))
+        }
+
+        routes.post(base + "/{runId}/cancel") { _, context in
+            let (_, outcome) = try env.devices.perform(
+                .cancelContinuedProcessing(
+                    bundleId: context.parameters.require("bundleId"), runId: context.parameters.require("runId")),
+                for: context)
+            return try JSONBody.response(RunBody(run: try outcome.value(\.run)))
         }
 
         routes.put("/devices/{deviceId}/apps/{bundleId}/fetch-interval") { request, context in

@@ -11,9 +11,10 @@ enum TaskRequestRoutes {
             let bundleId = try context.parameters.require("bundleId")
             let (device, outcome) = try env.devices.perform(body.command(bundleId: bundleId), for: context)
             let submitted = try outcome.value(\.taskRequest)
-            return try JSONBody.response(
-                TaskRequestBody(request: submitted), status: .created,
-                headers: ["Location": PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "task-requests", submitted.identifier)])
+            // A continued processing request that started at once is no longer pending: its run is where it is (R41).
+            let location = outcome.run.map { PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "runs", $0.id) }
+                ?? PathSegment.appPath(deviceId: device.id, bundleId: bundleId, "task-requests", submitted.identifier)
+            return try JSONBody.response(TaskRequestBody(request: submitted), status: .created, headers: ["Location": location])
         }
 
         routes.get(base) { _, context in

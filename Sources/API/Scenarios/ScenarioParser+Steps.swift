@@ -13,7 +13,10 @@ extension ScenarioParser {
         "advance": (false, ["seconds"], []),
         "conditions": (false, [], Set(ConditionsPatch.fields)),
         "policy": (false, ["policy"], []),
-        "submit": (true, [], ["kind", "identifier", "earliestBeginDate", "requiresNetworkConnectivity", "requiresExternalPower"]),
+        "submit": (true, [], [
+            "kind", "identifier", "earliestBeginDate", "requiresNetworkConnectivity", "requiresExternalPower", "title", "subtitle",
+            "strategy", "requiresGPU",
+        ]),
         "cancelTaskRequest": (true, ["identifier"], []),
         "simulateLaunch": (true, ["identifier"], []), "simulateExpiration": (true, ["identifier"], []),
         "completeRun": (true, ["runId", "identifier"], ["success", "result"]),

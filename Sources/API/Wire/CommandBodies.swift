@@ -57,33 +57,83 @@ struct SubmitTaskRequest: Decodable {
     var earliestBeginDate: String?
     var requiresNetworkConnectivity: Bool
     var requiresExternalPower: Bool
+    /// Continued processing requests only (R41).
+    var continued: ContinuedProcessingOptions?
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: [
             "kind", "identifier", "earliestBeginDate", "requiresNetworkConnectivity", "requiresExternalPower",
+            "title", "subtitle", "strategy", "requiresGPU",
         ])
         let c = try decoder.container(keyedBy: AnyKey.self)
         let kindText = try c.decode(String.self, forKey: AnyKey("kind"))
         guard let kind = TaskRequestKind(rawValue: kindText) else {
-            throw EmulationError.invalid([FieldIssue("kind", "must be appRefresh or processing")])
+            throw EmulationError.invalid([FieldIssue("kind", "must be appRefresh, processing or continuedProcessing")])
         }
         self.kind = kind
         identifier = try c.decode(String.self, forKey: AnyKey("identifier"))
         earliestBeginDate = try c.decodeIfPresent(String.self, forKey: AnyKey("earliestBeginDate"))
         requiresNetworkConnectivity = try c.decodeIfPresent(Bool.self, forKey: AnyKey("requiresNetworkConnectivity")) ?? false
         requiresExternalPower = try c.decodeIfPresent(Bool.self, forKey: AnyKey("requiresExternalPower")) ?? false
-        if kind == .appRefresh, requiresNetworkConnectivity || requiresExternalPower {
+        if kind != .processing, requiresNetworkConnectivity || requiresExternalPower {
             throw EmulationError.invalid([FieldIssue(
                 requiresExternalPower ? "requiresExternalPower" : "requiresNetworkConnectivity",
                 "only a processing request has it (BGProcessingTaskRequest)")])
         }
+        let title = try c.decodeIfPresent(String.self, forKey: AnyKey("title"))
+        let subtitle = try c.decodeIfPresent(String.self, forKey: AnyKey("subtitle"))
+        let strategyText = try c.decodeIfPresent(String.self, forKey: AnyKey("strategy"))
+        let requiresGPU = try c.decodeIfPresent(Bool.self, forKey: AnyKey("requiresGPU"))
+        guard kind == .continuedProcessing else {
+            let given = [("title", title != nil), ("subtitle", subtitle != nil), ("strategy", strategyText != nil),
+                         ("requiresGPU", requiresGPU != nil)].first { $0.1 }
+            if let given {
+                throw EmulationError.invalid([FieldIssue(given.0, "only a continued processing request has it (BGContinuedProcessingTaskRequest)")])
+            }
+            return
+        }
+        guard let title else { throw EmulationError.invalid([FieldIssue("title", "a continued processing request has a title")]) }
+        guard let subtitle else { throw EmulationError.invalid([FieldIssue("subtitle", "a continued processing request has a subtitle")]) }
+        var strategy = ContinuedProcessingStrategy.queue
+        if let strategyText {
+            guard let parsed = ContinuedProcessingStrategy(rawValue: strategyText) else {
+                throw EmulationError.invalid([FieldIssue("strategy", "must be fail or queue")])
+            }
+            strategy = parsed
+        }
+        continued = ContinuedProcessingOptions(title: title, subtitle: subtitle, strategy: strategy, requiresGPU: requiresGPU ?? false)
     }
 
     /// The submission to `bundleId`; `earliestBeginDate` is read when it is applied.
     func command(bundleId: String) -> DeviceCommand {
         .submitTaskRequest(bundleId: bundleId, TaskRequestDraft(
             kind: kind, identifier: identifier, earliestBeginDate: earliestBeginDate.map(CommandTime.rfc3339),
-            requiresNetworkConnectivity: requiresNetworkConnectivity, requiresExternalPower: requiresExternalPower))
+            requiresNetworkConnectivity: requiresNetworkConnectivity, requiresExternalPower: requiresExternalPower,
+            continued: continued))
+    }
+}
+
+/// `POST …/runs/{runId}/progress`: a continued processing task's progress, and its title and subtitle when
+/// `updateTitle(_:subtitle:)` changed them (R41).
+struct RunProgressRequest: Decodable {
+    var draft: RunProgressDraft
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: ["completedUnitCount", "totalUnitCount", "title", "subtitle"])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        let completed = try c.decode(Int64.self, forKey: AnyKey("completedUnitCount"))
+        let total = try c.decode(Int64.self, forKey: AnyKey("totalUnitCount"))
+        guard completed >= 0 else { throw EmulationError.invalid([FieldIssue("completedUnitCount", "must be 0 or more")]) }
+        guard total >= 0 else { throw EmulationError.invalid([FieldIssue("totalUnitCount", "must be 0 or more")]) }
+        draft = RunProgressDraft(
+            completedUnitCount: completed, totalUnitCount: total,
+            title: try c.decodeIfPresent(String.self, forKey: AnyKey("title")),
+            subtitle: try c.decodeIfPresent(String.self, forKey: AnyKey("subtitle")))
+    }
+
+    /// The report of `runId` of `bundleId`.
+    func command(bundleId: String, runId: String) -> DeviceCommand {
+        .reportRunProgress(bundleId: bundleId, runId: runId, draft)
     }
 }
 

@@ -26,6 +26,12 @@ struct TaskRequestBody: Encodable {
         try c.encode(request.requiresNetworkConnectivity, forKey: AnyKey("requiresNetworkConnectivity"))
         try c.encode(request.requiresExternalPower, forKey: AnyKey("requiresExternalPower"))
         try c.encode(RFC3339.format(request.submittedAt), forKey: AnyKey("submittedAt"))
+        if let continued = request.continued {
+            try c.encode(continued.title, forKey: AnyKey("title"))
+            try c.encode(continued.subtitle, forKey: AnyKey("subtitle"))
+            try c.encode(continued.strategy.rawValue, forKey: AnyKey("strategy"))
+            try c.encode(continued.requiresGPU, forKey: AnyKey("requiresGPU"))
+        }
     }
 }
 
@@ -45,6 +51,14 @@ struct RunBody: Encodable {
         try c.encode(run.result?.rawValue, forKey: AnyKey("result"))
         try c.encode(run.endedAt.map(RFC3339.format), forKey: AnyKey("endedAt"))
         try c.encode(run.launchedApp, forKey: AnyKey("launchedApp"))
+        if let progress = run.progress {
+            var p = c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("progress"))
+            try p.encode(progress.completedUnitCount, forKey: AnyKey("completedUnitCount"))
+            try p.encode(progress.totalUnitCount, forKey: AnyKey("totalUnitCount"))
+            try p.encode(progress.title, forKey: AnyKey("title"))
+            try p.encode(progress.subtitle, forKey: AnyKey("subtitle"))
+            try p.encode(RFC3339.format(progress.advancedAt), forKey: AnyKey("advancedAt"))
+        }
     }
 }
 

@@ -11,7 +11,8 @@ public struct CommandOutcome: Sendable, Equatable {
     public var settings: AppSettings?
     /// The task request submitted.
     public var taskRequest: TaskRequest?
-    /// The run a command started (`simulateLaunch`, `finishURLSessionEvents`, `newsstandIssue`).
+    /// The run a command started or changed (`simulateLaunch`, `finishURLSessionEvents`, `newsstandIssue`, a continued
+    /// processing request's submit, progress or cancel).
     public var run: Run?
     /// The background task begun; nil after `beginBackgroundTask` when it answered `UIBackgroundTaskInvalid`
     /// (R14), see `backgroundTaskInvalid`.

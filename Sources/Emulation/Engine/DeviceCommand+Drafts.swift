@@ -8,25 +8,31 @@ public struct TaskRequestDraft: Sendable, Equatable {
     public var earliestBeginDate: CommandTime?
     public var requiresNetworkConnectivity: Bool
     public var requiresExternalPower: Bool
+    /// Continued processing requests only (R41).
+    public var continued: ContinuedProcessingOptions?
 
     public init(
         kind: TaskRequestKind, identifier: String, earliestBeginDate: CommandTime? = nil,
-        requiresNetworkConnectivity: Bool = false, requiresExternalPower: Bool = false
+        requiresNetworkConnectivity: Bool = false, requiresExternalPower: Bool = false,
+        continued: ContinuedProcessingOptions? = nil
     ) {
         self.kind = kind
         self.identifier = identifier
         self.earliestBeginDate = earliestBeginDate
         self.requiresNetworkConnectivity = requiresNetworkConnectivity
         self.requiresExternalPower = requiresExternalPower
+        self.continued = continued
     }
 
-    /// The request submitted at `now`.
+    /// The request submitted at `now`; a continued processing request's `earliestBeginDate` is ignored, as
+    /// Apple's scheduler ignores it "in favor of `NSDate.now`" (R41).
     public func request(submittedAt now: VirtualInstant) throws -> TaskRequest {
         TaskRequest(
             kind: kind, identifier: identifier,
-            earliestBeginDate: try earliestBeginDate.map { try $0.resolved(from: now, field: "earliestBeginDate") },
+            earliestBeginDate: kind == .continuedProcessing ? nil
+                : try earliestBeginDate.map { try $0.resolved(from: now, field: "earliestBeginDate") },
             requiresNetworkConnectivity: requiresNetworkConnectivity, requiresExternalPower: requiresExternalPower,
-            submittedAt: now)
+            submittedAt: now, continued: kind == .continuedProcessing ? continued ?? ContinuedProcessingOptions(title: "", subtitle: "") : nil)
     }
 }
 

@@ -67,6 +67,10 @@ public enum DeviceCommand: Sendable, Equatable {
     case completeRun(bundleId: String, RunSelector, result: RunResult)
     /// `setMinimumBackgroundFetchInterval` (R28).
     case setFetchInterval(bundleId: String, FetchInterval)
+    /// A continued processing task reports its progress and, when given, its new title and subtitle (R41).
+    case reportRunProgress(bundleId: String, runId: String, RunProgressDraft)
+    /// The user cancels a continued processing task from the system's interface (R41).
+    case cancelContinuedProcessing(bundleId: String, runId: String)
 
     // MARK: Pushes and notifications (R29–R31, R40)
 
@@ -121,4 +125,20 @@ public enum BackgroundTaskSelector: Sendable, Equatable {
     case id(String)
     /// The latest open task with this id and this name (nil: any); none is a `noOpenTask` conflict.
     case latestOpen(taskId: String?, name: String?)
+}
+
+/// A progress report of a continued processing task (R41): `task.progress`'s counts, and the title and subtitle of
+/// `updateTitle(_:subtitle:)` when the app changed them.
+public struct RunProgressDraft: Sendable, Equatable {
+    public var completedUnitCount: Int64
+    public var totalUnitCount: Int64
+    public var title: String?
+    public var subtitle: String?
+
+    public init(completedUnitCount: Int64, totalUnitCount: Int64, title: String? = nil, subtitle: String? = nil) {
+        self.completedUnitCount = completedUnitCount
+        self.totalUnitCount = totalUnitCount
+        self.title = title
+        self.subtitle = subtitle
+    }
 }

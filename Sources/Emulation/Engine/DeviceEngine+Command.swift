@@ -67,6 +67,9 @@ extension DeviceEngine {
             let request = try draft.request(submittedAt: now)
             try submit(bundleId, request)
             outcome.taskRequest = request
+            if request.kind == .continuedProcessing {  // R41: started at once, unless queued
+                outcome.run = device.app(bundleId)?.runtime.runs.last { $0.identifier == request.identifier && $0.isOpen }
+            }
         case .cancelTaskRequest(let bundleId, let identifier):
             try cancelTaskRequest(bundleId, identifier: identifier)
         case .cancelAllTaskRequests(let bundleId):
@@ -79,6 +82,12 @@ extension DeviceEngine {
             try completeRun(bundleId, runId: try runId(bundleId, selector), result: result)
         case .setFetchInterval(let bundleId, let interval):
             try setFetchInterval(bundleId, interval)
+        case .reportRunProgress(let bundleId, let runId, let draft):
+            outcome.run = try reportProgress(
+                bundleId, runId: runId, completedUnitCount: draft.completedUnitCount, totalUnitCount: draft.totalUnitCount,
+                title: draft.title, subtitle: draft.subtitle)
+        case .cancelContinuedProcessing(let bundleId, let runId):
+            outcome.run = try cancelContinuedProcessing(bundleId, runId: runId)
 
         case .push(let request):
             outcome.push = try receivePush(request)

@@ -67,6 +67,7 @@ extension DeviceEngine {
         }
         device.apps[i].runtime.forceQuit = true
         dropDeferredPushes(i, reason: "forceQuit")  // R31
+        dropQueuedContinuedProcessing(i)  // R41
         if wasRunning {
             terminate(i, reason: "forceQuit", tellApp: device.apps[i].isRunning)
         } else {

@@ -100,10 +100,10 @@ extension DeviceEngine {
         case .request(let request):
             isProcessing = request.kind == .processing
             list.add("permitted", "R15",
-                              device.apps[i].manifest.permittedIdentifiers.contains(request.identifier)
-                                  && device.apps[i].manifest.declares(request.kind.requiredMode),
-                              "identifier permitted and mode \(request.kind.requiredMode.rawValue) declared")
-            list.add("launchHandlerRegistered", "R16", device.apps[i].launchHandlers.contains(request.identifier),
+                              device.apps[i].permits(request)
+                                  && request.kind.requiredMode.map(device.apps[i].manifest.declares) ?? true,
+                              "identifier permitted and mode \(request.kind.requiredMode?.rawValue ?? "none") declared")
+            list.add("launchHandlerRegistered", "R16", device.apps[i].hasLaunchHandler(for: request),
                               "BGTaskScheduler.register was called for it at launch")
             let begin = request.earliestBeginDate
             list.add("earliestBeginDate", "R19", begin.map { $0 <= now } ?? true,

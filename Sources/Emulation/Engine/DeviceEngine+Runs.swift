@@ -74,6 +74,7 @@ extension DeviceEngine {
         ])
         scoreCompletion(i, run: run)
         settle(i)
+        if run.kind == .continuedProcessing { startQueuedContinuedProcessing(i) }  // R41
     }
 
     /// R38: a wake with no completion handler is over at its deadline; the app is suspended unless something
@@ -126,6 +127,7 @@ extension DeviceEngine {
         if device.apps[i].isRunning, device.apps[i].state != .active {
             terminate(i, reason: "watchdog", tellApp: false, extra: ["terminationCode": "0x8badf00d", "runId": .string(runId)])
         }
+        if run.kind == .continuedProcessing { startQueuedContinuedProcessing(i) }  // R41
     }
 
     mutating func scriptedRunCompletion(_ bundleId: String, runId: String) {

@@ -15,23 +15,20 @@ extension DeviceEngine {
         if !policy.bgTaskSchedulerAvailable {
             try reject(i, request, "unavailable", "BGTaskScheduler exists from iOS 13; this device runs \(device.osVersion).")
         }
+        if request.kind == .continuedProcessing {
+            try submitContinuedProcessing(i, request)  // R41
+            return
+        }
         // R15
         if !app.manifest.permittedIdentifiers.contains(request.identifier) {
             try reject(i, request, "notPermitted", "\(request.identifier) is not in BGTaskSchedulerPermittedIdentifiers.")
         }
-        if !app.manifest.declares(request.kind.requiredMode) {
+        if let mode = request.kind.requiredMode, !app.manifest.declares(mode) {
             try reject(i, request, "notPermitted",
-                       "\(request.kind.rawValue.withIndefiniteArticle(capitalized: true)) request needs the background mode \(request.kind.requiredMode.rawValue).")
+                       "\(request.kind.rawValue.withIndefiniteArticle(capitalized: true)) request needs the background mode \(mode.rawValue).")
         }
         // R16
-        if !app.launchHandlers.contains(request.identifier) {
-            let reason = "No launch handler registered for task with identifier \(request.identifier)"
-            emit(.appCrashed, bundleId: bundleId, data: [
-                "exception": "NSInternalInconsistencyException", "reason": .string(reason),
-            ])
-            terminate(i, reason: "crash", tellApp: false)
-            throw EmulationError.refused(code: "noLaunchHandler", detail: reason + ": the app crashed.")
-        }
+        if !app.hasLaunchHandler(for: request) { try crashForMissingHandler(i, request) }
         // R18
         if !device.conditions.backgroundAppRefresh || !app.settings.backgroundAppRefresh || device.conditions.lowPowerMode {
             let why = device.conditions.lowPowerMode ? "Low Power Mode turns Background App Refresh off."
@@ -97,6 +94,7 @@ extension DeviceEngine {
     /// Starts the run of a pending request; the request is used up (R21).
     @discardableResult
     mutating func launchRequest(_ i: Int, _ request: TaskRequest, reason: String) -> Run {
+        if request.kind == .continuedProcessing { return startContinuedProcessing(i, request, reason: reason) }
         device.apps[i].runtime.taskRequests.removeAll { $0.identifier == request.identifier }
         let duration = request.kind == .appRefresh ? policy.appRefreshRun : policy.processingRun
         return startRun(
@@ -105,7 +103,18 @@ extension DeviceEngine {
             requiresExternalPower: request.requiresExternalPower)
     }
 
-    private mutating func reject(_ i: Int, _ request: TaskRequest, _ code: String, _ detail: String) throws -> Never {
+    /// R16: a request whose identifier has no launch handler raises `NSInternalInconsistencyException`.
+    mutating func crashForMissingHandler(_ i: Int, _ request: TaskRequest) throws -> Never {
+        let reason = "No launch handler registered for task with identifier \(request.identifier)"
+        emit(.appCrashed, bundleId: device.apps[i].bundleId, data: [
+            "exception": "NSInternalInconsistencyException", "reason": .string(reason),
+        ])
+        terminate(i, reason: "crash", tellApp: false)
+        throw EmulationError.refused(code: "noLaunchHandler", detail: reason + ": the app crashed.")
+    }
+
+    /// Records a refused submit (`taskRequest.rejected`) and throws it as `refused`.
+    mutating func reject(_ i: Int, _ request: TaskRequest, _ code: String, _ detail: String) throws -> Never {
         emit(.taskRequestRejected, bundleId: device.apps[i].bundleId, data: [
             "identifier": .string(request.identifier), "kind": .string(request.kind.rawValue), "code": .string(code),
             "detail": .string(detail),

@@ -48,6 +48,7 @@ public struct EventType: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let runExpiring = EventType("run.expiring")
     public static let runCompleted = EventType("run.completed")
     public static let runExpired = EventType("run.expired")
+    public static let runProgress = EventType("run.progress")
     public static let fetchIntervalChanged = EventType("fetch.intervalChanged")
     public static let pushReceived = EventType("push.received")
     public static let pushDelivered = EventType("push.delivered")

@@ -40,7 +40,7 @@ public struct ForecastApp: Sendable, Equatable, Codable {
             .fetch: RunBehavior(completeAfter: .seconds(5), result: .newData),
             .remoteNotification: RunBehavior(completeAfter: .seconds(5), result: .newData),
         ]
-        for kind in TaskRequestKind.allCases {
+        for kind in TaskRequestKind.discretionary {
             let submission = atLaunch.submit.first { $0.kind == kind }
             runs[kind == .appRefresh ? .appRefresh : .processing] = RunBehavior(
                 completeAfter: .seconds(5), result: .success, resubmit: submission != nil,

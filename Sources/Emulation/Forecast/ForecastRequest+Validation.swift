@@ -23,8 +23,12 @@ extension ForecastRequest {
             let field = "app.atLaunch.submit[\(n)]"
             check(app.infoPlist.BGTaskSchedulerPermittedIdentifiers.contains(submission.identifier), field + ".identifier",
                   "must be in infoPlist.BGTaskSchedulerPermittedIdentifiers (R15)")
-            check(modes.contains(submission.kind.requiredMode.rawValue), field + ".kind",
-                  "needs the background mode \(submission.kind.requiredMode.rawValue) in infoPlist.UIBackgroundModes (R15)")
+            if let mode = submission.kind.requiredMode {
+                check(modes.contains(mode.rawValue), field + ".kind",
+                      "needs the background mode \(mode.rawValue) in infoPlist.UIBackgroundModes (R15)")
+            } else {
+                check(false, field + ".kind", "must be appRefresh or processing: a forecast launches no continued processing (R41)")
+            }
             if let begin = submission.earliestBeginSeconds {
                 check(begin >= 0 && begin <= 7 * 86_400, field + ".earliestBeginSeconds", "must be from 0 to 604800")
             }

@@ -1,6 +1,8 @@
 /// What a grant of background execution was for.
 public enum RunKind: String, Sendable, Codable, CaseIterable, CodingKeyRepresentable {
     case appRefresh, processing, fetch, remoteNotification, urlSessionEvents, location, accessory, voip, newsstand
+    /// A `BGContinuedProcessingTask` (R41).
+    case continuedProcessing
 
     /// How the app reports the end of such a run: `success` for BGTasks, a fetch result for the others.
     public var takesFetchResult: Bool { self == .fetch || self == .remoteNotification }
@@ -50,6 +52,8 @@ public struct Run: Sendable, Codable, Equatable {
     public var launchedApp: Bool
     /// For processing runs: whether the request asked for external power (power removal expires the run, R20).
     public var requiresExternalPower: Bool
+    /// For continued processing runs: the progress last reported (R41).
+    public var progress: RunProgress?
 
     public init(
         id: String, kind: RunKind, reason: String, identifier: String?, startedAt: VirtualInstant,
@@ -67,4 +71,22 @@ public struct Run: Sendable, Codable, Equatable {
     }
 
     public var isOpen: Bool { state == .running || state == .expiring }
+}
+
+/// A continued processing run's progress as the app last reported it (`task.progress`, `updateTitle`, R41).
+public struct RunProgress: Sendable, Codable, Equatable {
+    public var completedUnitCount: Int64
+    public var totalUnitCount: Int64
+    public var title: String
+    public var subtitle: String
+    /// When the completed count last grew (or the run started): the stall deadline counts from here.
+    public var advancedAt: VirtualInstant
+
+    public init(completedUnitCount: Int64, totalUnitCount: Int64, title: String, subtitle: String, advancedAt: VirtualInstant) {
+        self.completedUnitCount = completedUnitCount
+        self.totalUnitCount = totalUnitCount
+        self.title = title
+        self.subtitle = subtitle
+        self.advancedAt = advancedAt
+    }
 }
