@@ -71,6 +71,7 @@ import Testing
         Self.submit(pool, "a", "a1", order, done: done, work: first.body)
         first.started.wait()
         Self.submit(pool, "a", "a2", order, done: done)
+        Self.waitUntil { pool.load(of: "a") == 2 }  // a2 queued (submit starts a thread of its own) before b1 is
         let other = DispatchGroup()
         Self.submit(pool, "b", "b1", order, done: other)
         other.wait()  // b runs on the free thread; a2 does not
