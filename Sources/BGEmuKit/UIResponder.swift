@@ -3,8 +3,9 @@ import Foundation
 /// Apple's `UIResponder`, the base class an app's `AppDelegate` and `SceneDelegate` inherit from
 /// (`class AppDelegate: UIResponder, UIApplicationDelegate`). It responds to no events here: BGEmuKit emulates no UI.
 open class UIResponder: NSObject {
-    /// A responder (`required`, so that a scene configuration's `delegateClass` can be instantiated).
-    public required override init() { super.init() }
+    /// A responder. Not `required`, as UIKit's is not: an `AppDelegate` may declare `override init()` (found by
+    /// running NetNewsWire's background code, issue 27).
+    public override init() { super.init() }
 }
 
 /// Apple's `UIView`, only as the base of ``UIWindow``.
@@ -16,7 +17,7 @@ open class UIWindow: UIView {
     open weak var windowScene: UIWindowScene?
 
     /// A window without a scene.
-    public required init() { super.init() }
+    public override init() { super.init() }
 
     /// A window of `windowScene`, as a scene delegate makes it in `scene(_:willConnectTo:options:)`.
     public init(windowScene: UIWindowScene) {

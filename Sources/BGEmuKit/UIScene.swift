@@ -30,8 +30,8 @@ open class UIScene: UIResponder {
         super.init()
     }
 
-    /// A scene of a new application session (`required` by ``UIResponder``).
-    public required init() {
+    /// A scene of a new application session.
+    public override init() {
         session = UISceneSession(role: .windowApplication, persistentIdentifier: "scene")
         super.init()
     }
