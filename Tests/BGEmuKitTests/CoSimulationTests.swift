@@ -53,7 +53,7 @@ import Testing
         let started = try #require(events.first { $0.type == .runStarted }).at
         let completed = try #require(events.first { $0.type == .runCompleted }).at
         #expect(completed.timeIntervalSince(started) >= 0.25)
-        #expect(completed.timeIntervalSince(started) < 5)
+        #expect(completed.timeIntervalSince(started) < 30)  // within the run's allowance, however loaded the machine
         #expect(fixture.service.virtualNow == Self.start.addingTimeInterval(120))
         #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
     }
@@ -71,8 +71,7 @@ import Testing
         let kill = try #require(fixture.app.terminations.first)
         #expect(kill.reason == "watchdog" && kill.terminationCode == "0x8badf00d")
         #expect(kill.at == Self.start.addingTimeInterval(45))
-        #expect(elapsed >= .milliseconds(300))
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed >= .milliseconds(300))  // it waited a budget (no upper bound: CI's load stretches real time)
         #expect(fixture.service.virtualNow == Self.start.addingTimeInterval(120))
         // While it waited, the clock followed real time in small steps.
         #expect(fixture.service.calls.filter { $0 == .advance(stop: true) }.count > 4)
@@ -88,20 +87,18 @@ import Testing
             let events = try await fixture.device.recordedEvents().map { "\($0.id) \($0.type) \($0.bundleId ?? "-") \($0.at) \($0.data.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })" }
             return (fixture.service.calls, events)
         }
-        let clock = ContinuousClock()
-        var withBudget: ([FakeDeviceService.Call], [String]) = ([], [])
-        let elapsed = try await clock.measure { withBudget = try await play(budget: .seconds(2)) }
+        let withBudget = try await play(budget: .seconds(2))
         let without = try await play(budget: .zero)
         #expect(withBudget.0 == without.0)
         #expect(withBudget.1 == without.1)
-        // The calls as before co-simulated time: one stop for the run, one advance to the target.
+        // The calls as before co-simulated time: one stop for the run, one advance to the target. Following real
+        // time, even for one step, would have added advances of its own (no wall-clock figure is asserted: under a
+        // loaded CI the same run took 24 s of real time without waiting for any).
         #expect(withBudget.0 == [
             .launch([HarnessFixture.refresh]), .lifecycle("background"), .advance(stop: true),
             .submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true)),
             .advance(stop: true),
         ])
-        // No real time was waited for.
-        #expect(elapsed < .seconds(2))  // a wait would last the whole budget
     }
 
     @Test func settleWaitsForABackgroundTaskEndedAsynchronously() async throws {
@@ -141,9 +138,8 @@ import Testing
         try await fixture.app.launch {}
         try await fixture.app.moveToBackground()
         fixture.scriptRun("run_7", kind: "fetch", identifier: nil)
-        let clock = ContinuousClock()
-        let elapsed = try await clock.measure { try await fixture.device.advanceClock(by: 900) }
-        #expect(elapsed < .seconds(2))  // a wait would last the whole budget
+        try await fixture.device.advanceClock(by: 900)
+        // Two advances, as without co-simulation: following real time would have added steps of its own.
         #expect(fixture.service.calls.filter { $0 == .advance(stop: true) }.count == 2)
         #expect(fixture.app.busy.openItems.isEmpty)
     }
