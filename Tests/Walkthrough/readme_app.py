@@ -14,13 +14,10 @@ Usage: readme_app.py [--binary .build/debug/bgemu] [--readme README.md] [--print
 import argparse
 import os
 import re
-import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
+
+from readme_service import free_port, run_beside_service
 
 FILE_MARKER = re.compile(r"^<!-- app-file: (\S+) -->$")
 RUN_MARKER = "<!-- app-run -->"
@@ -53,11 +50,6 @@ def blocks(readme: str) -> tuple[list[tuple[str, str]], list[str]]:
     return files, commands
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def main() -> int:
     parser = argparse.ArgumentParser()
@@ -77,54 +69,28 @@ def main() -> int:
         return 0
 
     work = tempfile.mkdtemp(prefix="bgemu-readme-app-")
-    server = None
-    try:
-        checkout = os.path.join(work, "bgemu")
-        os.makedirs(checkout)
-        for name in os.listdir(repo):
-            if not name.startswith(".") and name != "Examples":
-                os.symlink(os.path.join(repo, name), os.path.join(checkout, name))
-        for path, body in files:
-            target = os.path.join(work, path)
-            if os.path.isabs(path) or ".." in path.split("/"):
-                sys.exit(f"readme_app: {path} is outside the folder")
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "w", encoding="utf-8") as out:
-                out.write(body)
-        port = free_port()
-        key = f"readme-app-{os.getpid()}-0123456789abcdef"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("BGEMU_")}
-        log = open(os.path.join(work, "serve.log"), "w")
-        server = subprocess.Popen(
-            [os.path.abspath(args.binary), "serve", "--port", str(port), "--database", os.path.join(work, "bgemu.sqlite")],
-            cwd=work, stdout=log, stderr=subprocess.STDOUT, env={**env, "BGEMU_API_KEY": key})
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-                break
-            except OSError:
-                if server.poll() is not None:
-                    print(open(os.path.join(work, "serve.log")).read(), file=sys.stderr)
-                    sys.exit("readme_app: the service exited")
-                time.sleep(0.1)
-        env.update({"BGEMU_URL": f"http://127.0.0.1:{port}", "BGEMU_API_KEY": key})
-        started = time.monotonic()
-        run = subprocess.run(["bash", "-c", script], cwd=work, env=env, timeout=1200)
-        seconds = time.monotonic() - started
-        if run.returncode != 0:
-            print(f"readme_app: failed (exit {run.returncode}); the service's log:", file=sys.stderr)
-            print(open(os.path.join(work, "serve.log")).read()[-4000:], file=sys.stderr)
-            return 1
-        print(f"readme_app: {len(files)} files, {len(commands)} command blocks, ran in {seconds:.1f} s")
-        return 0
-    finally:
-        if server is not None:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        shutil.rmtree(work, ignore_errors=True)
+    checkout = os.path.join(work, "bgemu")
+    os.makedirs(checkout)
+    for name in os.listdir(repo):
+        if not name.startswith(".") and name != "Examples":
+            os.symlink(os.path.join(repo, name), os.path.join(checkout, name))
+    for path, body in files:
+        target = os.path.join(work, path)
+        if os.path.isabs(path) or ".." in path.split("/"):
+            sys.exit(f"readme_app: {path} is outside the folder")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as out:
+            out.write(body)
+    port = free_port()
+    key = f"readme-app-{os.getpid()}-0123456789abcdef"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BGEMU_")}
+    env.update({"BGEMU_URL": f"http://127.0.0.1:{port}", "BGEMU_API_KEY": key})
+    serve = [os.path.abspath(args.binary), "serve", "--port", str(port), "--database", os.path.join(work, "bgemu.sqlite")]
+    status, seconds = run_beside_service("readme_app", work, serve, script, env, port, timeout=1200)
+    if status != 0:
+        return 1
+    print(f"readme_app: {len(files)} files, {len(commands)} command blocks, ran in {seconds:.1f} s")
+    return 0
 
 
 if __name__ == "__main__":

@@ -13,13 +13,10 @@ Usage: readme_walkthrough.py [--binary .build/debug/bgemu] [--readme README.md] 
 import argparse
 import os
 import re
-import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
+
+from readme_service import free_port, run_beside_service
 
 MARKER = "<!-- walkthrough -->"
 
@@ -44,11 +41,6 @@ def blocks(readme: str) -> list[str]:
     return found
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def main() -> int:
     parser = argparse.ArgumentParser()
@@ -68,43 +60,18 @@ def main() -> int:
         return 0
 
     work = tempfile.mkdtemp(prefix="bgemu-walkthrough-")
-    server = None
-    try:
-        os.makedirs(os.path.join(work, ".build", "release"))
-        os.symlink(os.path.abspath(args.binary), os.path.join(work, ".build", "release", "bgemu"))
-        for name in ("Examples", "Tests", "Public", "openapi.yaml", "docs"):
-            os.symlink(os.path.join(repo, name), os.path.join(work, name))
-        log = open(os.path.join(work, "serve.log"), "w")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("BGEMU_")}
-        server = subprocess.Popen([os.path.join(work, ".build", "release", "bgemu"), "serve", "--port", str(port)],
-                                  cwd=work, stdout=log, stderr=subprocess.STDOUT, env=env)
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-                break
-            except OSError:
-                if server.poll() is not None:
-                    print(open(os.path.join(work, "serve.log")).read(), file=sys.stderr)
-                    sys.exit("walkthrough: the service exited")
-                time.sleep(0.1)
-        started = time.monotonic()
-        run = subprocess.run(["bash", "-c", script], cwd=work, env=env, timeout=600)
-        seconds = time.monotonic() - started
-        commands = sum(1 for line in script.splitlines() if line.strip() and not line.strip().startswith("#"))
-        if run.returncode != 0:
-            print(f"walkthrough: failed (exit {run.returncode}); the service's log:", file=sys.stderr)
-            print(open(os.path.join(work, "serve.log")).read()[-4000:], file=sys.stderr)
-            return 1
-        print(f"walkthrough: {len(parts)} README blocks, {commands} lines, ran in {seconds:.1f} s")
-        return 0
-    finally:
-        if server is not None:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(os.path.join(work, ".build", "release"))
+    os.symlink(os.path.abspath(args.binary), os.path.join(work, ".build", "release", "bgemu"))
+    for name in ("Examples", "Tests", "Public", "openapi.yaml", "docs"):
+        os.symlink(os.path.join(repo, name), os.path.join(work, name))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BGEMU_")}
+    serve = [os.path.join(work, ".build", "release", "bgemu"), "serve", "--port", str(port)]
+    status, seconds = run_beside_service("walkthrough", work, serve, script, env, port, timeout=600)
+    if status != 0:
+        return 1
+    commands = sum(1 for line in script.splitlines() if line.strip() and not line.strip().startswith("#"))
+    print(f"walkthrough: {len(parts)} README blocks, {commands} lines, ran in {seconds:.1f} s")
+    return 0
 
 
 if __name__ == "__main__":
