@@ -110,9 +110,10 @@ import Testing
         try await fixture.device.settle(timeout: .seconds(10))
         #expect(fixture.service.calls.contains(.endBackgroundTask("bgt_1")))
         #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
-        // The clock followed the upload's real 0.3 s.
+        // The clock followed the upload's real 0.3 s (and, however loaded the machine, the task ended before its
+        // 30 s allowance: it was not told to expire).
         let moved = fixture.service.virtualNow.timeIntervalSince(Self.start)
-        #expect(moved >= 0.25 && moved < 5)
+        #expect(moved >= 0.25 && moved < 30)
     }
 
     @Test func settleThrowsStillBusyNamingWhatStaysOpenWhenItTimesOut() async throws {
