@@ -112,6 +112,12 @@ export class LaneModel {
       case "run.expiring":
         lane.expiries.push({ at: t, label: `run ${d.runId} expiring`, event });
         break;
+      case "run.progress": {
+        // A continued-processing task that advanced has its deadline moved on (R41).
+        const run = lane.runs.get(d.runId);
+        if (run && d.deadline) run.deadline = d.deadline;
+        break;
+      }
       case "backgroundTask.began": {
         const task = { id: d.taskId, name: d.name, start: t, end: null, outcome: null };
         lane.tasks.set(d.taskId, task);

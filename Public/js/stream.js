@@ -14,7 +14,7 @@ export const EVENT_TYPES = [
   "device.conditionsChanged", "device.created", "device.policyChanged", "device.rebooted", "fetch.intervalChanged",
   "notification.cancelled", "notification.delivered", "notification.dropped", "notification.scheduled",
   "push.coalesced", "push.deferred", "push.delivered", "push.dropped", "push.received", "run.completed",
-  "run.expired", "run.expiring", "run.started", "system.opportunity", "taskRequest.cancelled",
+  "run.expired", "run.expiring", "run.progress", "run.started", "system.opportunity", "taskRequest.cancelled",
   "taskRequest.rejected", "taskRequest.submitted", "transfer.cancelled", "transfer.completed", "transfer.enqueued",
   "transfer.failed", "transfer.progress", "transfer.started", "transfer.waiting", "urlSession.created",
   "urlSession.eventsDelivered", "activity.started", "activity.stopped", "device.locationChanged", "location.delivered",

@@ -75,6 +75,9 @@ export const SUMMARIES = {
   "run.started": (d) => join(`${d.kind} ${d.runId}`, d.identifier, d.reason ? `(${d.reason})` : "",
     when(d.launchedApp, "· launched the app"), d.deadline ? `· deadline ${formatVirtual(d.deadline)}` : ""),
   "run.expiring": (d) => join(d.kind, d.runId, "expiring:", d.reason),
+  "run.progress": (d) => join(`${d.runId} progress ${d.completedUnitCount ?? "?"} of ${d.totalUnitCount ?? "?"}`,
+    d.title ? `· “${d.title}”` : "", d.subtitle ? `(${d.subtitle})` : "",
+    d.advanced ? (d.deadline ? `· deadline ${formatVirtual(d.deadline)}` : "") : "· no progress"),
   "run.completed": (d) => join(d.reason === "wakeEnded" ? `${d.kind} ${d.runId} ended: the app did nothing more, suspended`
     : `${d.kind} ${d.runId}: ${d.result ?? "done"}`, d.duration != null ? `after ${seconds(d.duration)}` : "",
     when(d.afterExpiration, "(after its expiration)")),
