@@ -103,10 +103,12 @@ import Testing
 
     @Test func settleWaitsForABackgroundTaskEndedAsynchronously() async throws {
         let fixture = try await HarnessFixture(realTimeBudget: .seconds(2))
-        fixture.app.delegate = UploadingDelegate()
+        let delegate = UploadingDelegate()
+        fixture.app.delegate = delegate
         try await fixture.app.launch {}
         try await fixture.app.moveToBackground()
         #expect(fixture.service.appState(fixture.app.bundleId) == "background")
+        delegate.startUpload()  // only now: under load, 0.3 s can pass before moveToBackground returns
         try await fixture.device.settle(timeout: .seconds(10))
         #expect(fixture.service.calls.contains(.endBackgroundTask("bgt_1")))
         #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
@@ -163,18 +165,25 @@ import Testing
     }
 }
 
-/// Begins a background task on entering the background and ends it 0.3 s later from another thread, as an upload's
-/// completion would (or never).
+/// Begins a background task on entering the background and ends it from another thread 0.3 s after the test starts
+/// the upload, as an upload's completion would (or never).
 final class UploadingDelegate: UIApplicationDelegate, @unchecked Sendable {
-    // @unchecked Sendable: immutable.
+    // @unchecked Sendable: immutable (a semaphore is thread-safe).
     let never: Bool
+    private let started = DispatchSemaphore(value: 0)
 
     init(never: Bool = false) { self.never = never }
+
+    /// Lets the upload begun on entering the background run its 0.3 s.
+    func startUpload() { started.signal() }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
         let id = application.beginBackgroundTask(withName: "upload")
         guard !never else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
+        let started = self.started
+        DispatchQueue.global().async {
+            started.wait()
+            Thread.sleep(forTimeInterval: 0.3)
             UIApplication.shared.endBackgroundTask(id)
         }
     }
