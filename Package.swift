@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "bgemu", targets: ["bgemu"]),
+        .library(name: "BGEmuClient", targets: ["BGEmuClient"]),
         .library(name: "BGEmuKit", targets: ["BGEmuKit"]),
         // Apple's module names over BGEmuKit, for app files that keep `import UIKit` / `import BackgroundTasks` on
         // Linux: depend on them under `.when(platforms: [.linux])`, where the real frameworks are absent.
@@ -42,8 +43,11 @@ let package = Package(
         // A blocking HTTP/1.1 client (no TLS, no SwiftNIO, no URLSession): the CLI's and BGEmuKit's transport. Apart
         // from the server so that a client never builds it.
         .target(name: "BGEmuHTTP", swiftSettings: strict),
+        // The one client of the service: its routes as typed calls, one problem type, one pager, one event-stream
+        // reader with resume, exact JSON. The CLI, BGEmuKit and `scenario run` all call the service through it.
+        .target(name: "BGEmuClient", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
         // Apple's BackgroundTasks/UIApplication names for app code, bound to a device emulated by a running bgemu.
-        .target(name: "BGEmuKit", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
+        .target(name: "BGEmuKit", dependencies: ["BGEmuClient"], swiftSettings: strict),
         // The lock of the hot paths (a plain pthread mutex), shared by the server, the service and the API.
         .target(name: "Locking", swiftSettings: strict),
         // Compact JSON with sorted keys, byte for byte Foundation's, for the hot answers and stored documents.
@@ -75,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "bgemu",
             dependencies: [
-                "HTTPServer", "BGEmuHTTP", "Emulation", "Storage", "Service", "API",
+                "HTTPServer", "BGEmuClient", "Emulation", "Storage", "Service", "API",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -88,7 +92,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "BGEmuHTTPTests", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
-        .testTarget(name: "BGEmuKitTests", dependencies: ["BGEmuKit", "BGEmuHTTP"], swiftSettings: strict),
+        .testTarget(name: "BGEmuClientTests", dependencies: ["BGEmuClient"], swiftSettings: strict),
+        .testTarget(name: "BGEmuKitTests", dependencies: ["BGEmuKit", "BGEmuClient", "BGEmuHTTP"], swiftSettings: strict),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation"], swiftSettings: strict),
         .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"], swiftSettings: strict),
         .testTarget(
@@ -108,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "bgemu", "HTTPServer", "BGEmuHTTP", "BGEmuKit", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "bgemu", "HTTPServer", "BGEmuHTTP", "BGEmuClient", "BGEmuKit", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict
         ),

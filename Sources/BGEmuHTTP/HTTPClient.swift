@@ -61,14 +61,6 @@ public struct HTTPClient: Sendable {
         self.apiKey = apiKey
     }
 
-    /// `POST` of a JSON body with the API key as a bearer token.
-    public func post(_ path: String, json: [UInt8]) throws -> Response {
-        var head = "POST \(basePath)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
-        head += "Authorization: Bearer \(apiKey)\r\nContent-Type: application/json\r\nAccept: application/json\r\n"
-        head += "Content-Length: \(json.count)\r\n\r\n"
-        return try Self.parse(try Self.exchange(host: host, port: port, bytes: Array(head.utf8) + json, timeout: timeout))
-    }
-
     /// Writes `bytes` on a new connection to `host:port` and reads until the server closes it (or `timeout`
     /// seconds of silence).
     public static func exchange(host: String, port: Int, bytes: [UInt8], timeout: Int) throws -> [UInt8] {

@@ -1,3 +1,4 @@
+import BGEmuClient
 /// What can fail in BGEmuKit besides the refusals iOS itself gives (those are `BGTaskScheduler.Error`).
 public enum BGEmuError: Error, Equatable, CustomStringConvertible {
     /// The service could not be reached, or its answer could not be read: a problem of the test's setup, never
@@ -26,31 +27,8 @@ public enum BGEmuError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A refusal of the service: its status and the problem's `code` and `detail`.
-public struct ServiceProblem: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The HTTP status (`409`, `422`, …).
-    public var status: Int
-    /// The problem's `code` (`appNotRunning`, `notInForeground`, `validationFailed`, …).
-    public var code: String?
-    /// The service's explanation, for people.
-    public var detail: String?
-    /// The fields named by a `422`.
-    public var fields: [String]
+/// A refusal of the service: its status and the problem's `code` and `detail` (the client's one problem type).
+public typealias ServiceProblem = BGEmuClient.ServiceProblem
 
-    /// A problem with these parts.
-    public init(status: Int, code: String?, detail: String?, fields: [String] = []) {
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.fields = fields
-    }
-
-    public var description: String { "\(status) \(code ?? "")\(detail.map { ": \($0)" } ?? "")" }
-
-    /// Reads a problem body; an unreadable one keeps only the status.
-    init(status: Int, body: [UInt8]) {
-        let json = (try? JSONValue.parse(body)) ?? .null
-        let fields = json["errors"]?.arrayValue?.compactMap { $0["field"]?.stringValue } ?? []
-        self.init(status: status, code: json["code"]?.stringValue, detail: json["detail"]?.stringValue, fields: fields)
-    }
-}
+/// A JSON value as the service sends it: an event's `data`, a problem's fields (the client's exact JSON).
+public typealias JSONValue = BGEmuClient.JSONValue

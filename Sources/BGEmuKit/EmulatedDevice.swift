@@ -1,4 +1,4 @@
-import BGEmuHTTP
+import BGEmuClient
 import Foundation
 
 /// A virtual iOS device on a running bgemu, and the harness that runs an app's own code on it: every call that
@@ -22,7 +22,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     public var id: String { service.deviceId }
     let service: any DeviceService
     /// The client of the service for the live event stream; nil for a device on a fake service.
-    let streamClient: HTTPClient?
+    let streamClient: APIClient?
     /// Held for the whole of a harness call.
     let gate = AsyncGate()
     private let stateLock = NSLock()
@@ -32,7 +32,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     private var pushCount = 0
     private var budget: Duration = .seconds(2)
 
-    package init(service: any DeviceService, streamClient: HTTPClient? = nil) throws {
+    package init(service: any DeviceService, streamClient: APIClient? = nil) throws {
         self.service = service
         self.streamClient = streamClient
         lastSeen = try service.events(after: 0).last?.id ?? 0
@@ -69,14 +69,10 @@ public final class EmulatedDevice: @unchecked Sendable {
         guard let key = apiKey ?? environment["BGEMU_API_KEY"] else {
             throw BGEmuError.notConfigured("pass apiKey: or set BGEMU_API_KEY")
         }
-        let client: HTTPClient
-        do { client = try HTTPClient(base: base, apiKey: key) } catch { throw BGEmuError.transport("\(error)") }
-        var body: [String: JSONValue] = [
-            "name": .string(name), "osVersion": .string(osVersion), "seed": .number(Double(seed)),
-            "clock": .object(["mode": .string("manual")]),
-        ]
-        if !policy.isEmpty { body["policy"] = .object(policy.mapValues(JSONValue.number)) }
-        let service = try HTTPDeviceService.createDevice(client: client, body: .object(body))
+        let client: APIClient
+        do { client = try APIClient(server: base, apiKey: key, timeout: 300) } catch { throw BGEmuError.transport("\(error)") }
+        let draft = DeviceDraft(name: name, osVersion: osVersion, seed: seed, policy: policy)
+        let service = try HTTPDeviceService.createDevice(client: client, draft)
         return try EmulatedDevice(service: service, streamClient: client)
     }
 

@@ -1,100 +1,76 @@
-import BGEmuHTTP
+import BGEmuClient
 import Foundation
 
-/// ``DeviceService`` over bgemu's HTTP API, with the project's blocking client (one connection per request).
+/// ``DeviceService`` over bgemu's HTTP API, through the project's one client (``APIClient``): its typed routes,
+/// its problem type and its pager.
 package struct HTTPDeviceService: DeviceService {
     package let deviceId: String
-    let client: HTTPClient
+    let client: APIClient
 
-    package init(client: HTTPClient, deviceId: String) {
+    package init(client: APIClient, deviceId: String) {
         self.client = client
         self.deviceId = deviceId
     }
 
-    var devicePath: String { "/v1/devices/\(deviceId)" }
-    func appPath(_ bundleId: String) -> String { "\(devicePath)/apps/\(Self.escape(bundleId))" }
-
-    /// Creates a device; `body` is a `CreateDevice`.
-    package static func createDevice(client: HTTPClient, body: JSONValue) throws -> HTTPDeviceService {
-        let created = try call(client, "POST", "/v1/devices", json: body)
+    /// Creates a device.
+    package static func createDevice(client: APIClient, _ draft: DeviceDraft) throws -> HTTPDeviceService {
+        let created = try mapped { try client.createDevice(draft) }
         guard let id = created["id"]?.stringValue else { throw BGEmuError.transport("a created device without an id") }
         return HTTPDeviceService(client: client, deviceId: id)
     }
 
-    /// Sends a request and answers its JSON body; a status of 400 or more is thrown as a ``ServiceProblem``.
+    /// Runs a call of the client: a refusal is thrown as its ``ServiceProblem``, anything else as
+    /// ``BGEmuError/transport(_:)``.
     @discardableResult
-    static func call(
-        _ client: HTTPClient, _ method: String, _ path: String, json: JSONValue? = nil, body: [UInt8]? = nil,
-        contentType: String? = nil, headers more: [(String, String)] = []
-    ) throws -> JSONValue {
-        var headers = [("Accept", "application/json")] + more
-        var payload: [UInt8] = []
-        if let json {
-            headers.append(("Content-Type", "application/json"))
-            payload = json.bytes
-        } else if let body {
-            headers.append(("Content-Type", contentType ?? "application/octet-stream"))
-            payload = body
-        }
-        let response: HTTPClient.Response
-        do {
-            response = try client.send(method, path, headers: headers, body: payload)
+    static func mapped<T>(_ call: () throws -> T) throws -> T {
+        do { return try call() } catch ClientFailure.refused(let problem) {
+            throw problem
         } catch {
-            throw BGEmuError.transport("\(method) \(path): \(error)")
+            throw BGEmuError.transport("\(error)")
         }
-        guard response.status < 400 else { throw ServiceProblem(status: response.status, body: response.body) }
-        do { return try JSONValue.parse(response.body) } catch {
-            throw BGEmuError.transport("\(method) \(path): the answer is not JSON")
-        }
-    }
-
-    @discardableResult
-    func call(_ method: String, _ path: String, json: JSONValue? = nil) throws -> JSONValue {
-        try Self.call(client, method, path, json: json)
-    }
-
-    /// A path segment or query value, percent-encoded.
-    static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
     package func install(_ installation: Installation) throws -> InstalledApp {
-        let answer: JSONValue
-        switch installation {
-        case .infoPlist(let data, let bundleId):
-            answer = try Self.call(
-                client, "POST", "\(devicePath)/apps?bundleId=\(Self.escape(bundleId))&launchHandlers=",
-                body: Array(data), contentType: "application/x-plist")
-        case .declared(let bundleId, let modes, let identifiers):
-            answer = try call("POST", "\(devicePath)/apps", json: .object([
-                "bundleId": .string(bundleId), "launchHandlers": .array([]),
-                "infoPlist": .object([
-                    "UIBackgroundModes": .array(modes.map(JSONValue.string)),
-                    "BGTaskSchedulerPermittedIdentifiers": .array(identifiers.map(JSONValue.string)),
-                ]),
-            ]))
+        let answer = try Self.mapped { () throws -> JSONValue in
+            switch installation {
+            case .infoPlist(let data, let bundleId):
+                return try client.installApp(
+                    deviceId, bytes: Array(data), contentType: "application/x-plist", bundleId: bundleId, launchHandlers: [])
+            case .declared(let bundleId, let modes, let identifiers):
+                return try client.installApp(deviceId, [
+                    "bundleId": .string(bundleId), "launchHandlers": [],
+                    "infoPlist": [
+                        "UIBackgroundModes": .array(modes.map(JSONValue.string)),
+                        "BGTaskSchedulerPermittedIdentifiers": .array(identifiers.map(JSONValue.string)),
+                    ],
+                ])
+            }
         }
         let plist = answer["infoPlist"]
         return InstalledApp(
             bundleId: answer["bundleId"]?.stringValue ?? "",
-            permittedIdentifiers: plist?["BGTaskSchedulerPermittedIdentifiers"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-            backgroundModes: plist?["UIBackgroundModes"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            permittedIdentifiers: plist?["BGTaskSchedulerPermittedIdentifiers"]?.stringsValue ?? [],
+            backgroundModes: plist?["UIBackgroundModes"]?.stringsValue ?? [])
     }
 
     package func launch(_ bundleId: String, launchHandlers: [String]) throws {
-        try call("POST", "\(appPath(bundleId))/launch", json: .object(["launchHandlers": .array(launchHandlers.map(JSONValue.string))]))
+        try Self.mapped { try client.perform(.launch, deviceId, bundleId, launchHandlers: launchHandlers) }
     }
 
     package func lifecycle(_ bundleId: String, _ action: LifecycleAction) throws {
-        try Self.call(client, "POST", "\(appPath(bundleId))/\(action.rawValue)")
+        let appAction: AppAction = switch action {
+        case .background: .background
+        case .foreground: .foreground
+        case .forceQuit: .forceQuit
+        case .terminate: .terminate
+        }
+        try Self.mapped { try client.perform(appAction, deviceId, bundleId) }
     }
 
     package func advance(to target: Date, stopAtAppCode: Bool) throws -> AdvanceOutcome {
-        var body: [String: JSONValue] = ["to": .string(VirtualTime.format(target))]
-        if stopAtAppCode { body["stopAtAppCode"] = .bool(true) }
-        let answer = try call("POST", "\(devicePath)/clock/advance", json: .object(body))
+        let answer = try Self.mapped {
+            try client.advanceClock(deviceId, .instant(VirtualTime.format(target)), stopAtAppCode: stopAtAppCode)
+        }
         guard let now = answer["now"]?.stringValue.flatMap(VirtualTime.parse) else {
             throw BGEmuError.transport("an advance answer without now")
         }
@@ -102,25 +78,18 @@ package struct HTTPDeviceService: DeviceService {
     }
 
     package func clockNow() throws -> Date {
-        guard let now = try call("GET", "\(devicePath)/clock")["now"]?.stringValue.flatMap(VirtualTime.parse) else {
+        guard let now = try Self.mapped({ try client.clock(deviceId) })["now"]?.stringValue.flatMap(VirtualTime.parse) else {
             throw BGEmuError.transport("a clock without now")
         }
         return now
     }
 
     package func setConditions(_ patch: [String: JSONValue]) throws {
-        try call("PATCH", "\(devicePath)/conditions", json: .object(patch))
+        try Self.mapped { try client.setConditions(deviceId, patch) }
     }
 
     package func events(after: Int64) throws -> [DeviceEvent] {
-        var events: [DeviceEvent] = []
-        var cursor = after
-        while true {
-            let page = try call("GET", "\(devicePath)/events?after=\(cursor)&limit=500")
-            events += page["items"]?.arrayValue?.compactMap(DeviceEvent.init(json:)) ?? []
-            guard let next = page["nextCursor"]?.stringValue.flatMap({ Int64($0) }), next > cursor else { return events }
-            cursor = next
-        }
+        try Self.mapped { try client.events(deviceId, after: after) }.compactMap(DeviceEvent.init(json:))
     }
 
     package func submit(_ bundleId: String, _ request: TaskRequestBody) throws {
@@ -136,20 +105,19 @@ package struct HTTPDeviceService: DeviceService {
             body["strategy"] = .string(continued.strategy)
             body["requiresGPU"] = .bool(continued.requiresGPU)
         }
-        try call("POST", "\(appPath(bundleId))/task-requests", json: .object(body))
+        try Self.mapped { try client.submitTaskRequest(deviceId, bundleId, .object(body)) }
     }
 
     package func cancelTaskRequest(_ bundleId: String, identifier: String) throws {
-        try call("DELETE", "\(appPath(bundleId))/task-requests/\(Self.escape(identifier))")
+        try Self.mapped { try client.cancelTaskRequests(deviceId, bundleId, identifier: identifier) }
     }
 
     package func cancelAllTaskRequests(_ bundleId: String) throws {
-        try call("DELETE", "\(appPath(bundleId))/task-requests")
+        try Self.mapped { try client.cancelTaskRequests(deviceId, bundleId) }
     }
 
     package func pendingTaskRequests(_ bundleId: String) throws -> [TaskRequestBody] {
-        let list = try call("GET", "\(appPath(bundleId))/task-requests")
-        return list["items"]?.arrayValue?.compactMap { item in
+        try Self.mapped { try client.taskRequests(deviceId, bundleId) }.compactMap { item in
             guard let kind = item["kind"]?.stringValue, let identifier = item["identifier"]?.stringValue else { return nil }
             return TaskRequestBody(
                 kind: kind, identifier: identifier,
@@ -161,62 +129,59 @@ package struct HTTPDeviceService: DeviceService {
                         title: title, subtitle: item["subtitle"]?.stringValue ?? "",
                         strategy: item["strategy"]?.stringValue ?? "queue", requiresGPU: item["requiresGPU"]?.boolValue ?? false)
                 })
-        } ?? []
+        }
     }
 
     package func completeRun(_ bundleId: String, runId: String, _ completion: RunCompletion) throws {
         let body: JSONValue = switch completion {
-        case .success(let success): .object(["success": .bool(success)])
-        case .fetchResult(let result): .object(["result": .string(result)])
+        case .success(let success): ["success": .bool(success)]
+        case .fetchResult(let result): ["result": .string(result)]
         }
-        try call("POST", "\(appPath(bundleId))/runs/\(Self.escape(runId))/complete", json: body)
+        try Self.mapped { try client.completeRun(deviceId, bundleId, run: runId, body) }
     }
 
     package func reportProgress(_ bundleId: String, runId: String, _ report: ProgressReport) throws {
         var body: [String: JSONValue] = [
-            "completedUnitCount": .number(Double(report.completedUnitCount)),
-            "totalUnitCount": .number(Double(report.totalUnitCount)),
+            "completedUnitCount": .integer(report.completedUnitCount), "totalUnitCount": .integer(report.totalUnitCount),
         ]
         if let title = report.title { body["title"] = .string(title) }
         if let subtitle = report.subtitle { body["subtitle"] = .string(subtitle) }
-        try call("POST", "\(appPath(bundleId))/runs/\(Self.escape(runId))/progress", json: .object(body))
+        try Self.mapped { try client.reportProgress(deviceId, bundleId, run: runId, .object(body)) }
     }
 
     package func cancelContinuedProcessing(_ bundleId: String, runId: String) throws {
-        try call("POST", "\(appPath(bundleId))/runs/\(Self.escape(runId))/cancel")
+        try Self.mapped { try client.cancelRun(deviceId, bundleId, run: runId) }
     }
 
     package func beginBackgroundTask(_ bundleId: String, name: String?) throws -> String? {
-        let answer = try call("POST", "\(appPath(bundleId))/background-tasks", json: .object(name.map { ["name": .string($0)] } ?? [:]))
-        return answer["id"]?.stringValue
+        try Self.mapped { try client.beginBackgroundTask(deviceId, bundleId, name: name) }["id"]?.stringValue
     }
 
     package func endBackgroundTask(_ bundleId: String, taskId: String) throws {
-        try call("DELETE", "\(appPath(bundleId))/background-tasks/\(Self.escape(taskId))")
+        try Self.mapped { try client.endBackgroundTask(deviceId, bundleId, task: taskId) }
     }
 
     package func setFetchInterval(_ bundleId: String, _ interval: JSONValue) throws {
-        try call("PUT", "\(appPath(bundleId))/fetch-interval", json: .object(["interval": interval]))
+        try Self.mapped { try client.setFetchInterval(deviceId, bundleId, interval) }
     }
 
     package func push(_ payload: [UInt8], topic: String, apnsId: String) throws {
-        try Self.call(client, "POST", "\(devicePath)/push", body: payload, contentType: "application/json",
-                      headers: [("apns-topic", topic), ("apns-id", apnsId)])
+        try Self.mapped { try client.push(deviceId, payload: payload, headers: [("apns-topic", topic), ("apns-id", apnsId)]) }
     }
 
     package func appStatus(_ bundleId: String) throws -> AppStatus {
-        let app = try call("GET", appPath(bundleId))
+        let app = try Self.mapped { try client.app(deviceId, bundleId) }
         return AppStatus(state: app["state"]?.stringValue ?? "notRunning",
                          backgroundTimeRemaining: app["backgroundTimeRemaining"]?.numberValue,
                          backgroundAppRefresh: app["settings"]?["backgroundAppRefresh"]?.boolValue ?? true)
     }
 
     package func setAppSettings(_ bundleId: String, _ patch: [String: JSONValue]) throws {
-        try call("PATCH", "\(appPath(bundleId))/settings", json: .object(patch))
+        try Self.mapped { try client.setAppSettings(deviceId, bundleId, patch) }
     }
 
     package func conditions() throws -> DeviceConditions {
-        let conditions = try call("GET", devicePath)["conditions"]
+        let conditions = try Self.mapped { try client.device(deviceId) }["conditions"]
         return DeviceConditions(
             lowPowerMode: conditions?["lowPowerMode"]?.boolValue ?? false,
             backgroundAppRefresh: conditions?["backgroundAppRefresh"]?.boolValue ?? true,
@@ -229,12 +194,12 @@ package struct HTTPDeviceService: DeviceService {
         if let interval = notification.timeInterval { body["timeInterval"] = .number(interval) }
         if let title = notification.title { body["title"] = .string(title) }
         if let text = notification.body { body["body"] = .string(text) }
-        try call("POST", "\(appPath(bundleId))/notifications", json: .object(body))
+        try Self.mapped { try client.scheduleNotification(deviceId, bundleId, .object(body)) }
     }
 
     package func cancelNotification(_ bundleId: String, identifier: String) throws {
         do {
-            try call("DELETE", "\(appPath(bundleId))/notifications/\(Self.escape(identifier))")
+            try Self.mapped { try client.cancelNotification(deviceId, bundleId, identifier: identifier) }
         } catch let problem as ServiceProblem where problem.status == 404 {
             // Not pending (delivered, or never added): iOS ignores it too.
         }

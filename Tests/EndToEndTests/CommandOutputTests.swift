@@ -1,4 +1,5 @@
 @testable import bgemu
+import BGEmuClient
 import Foundation
 import Testing
 
@@ -14,20 +15,14 @@ struct CommandOutputTests {
         #expect(AppUpload.contentType(of: [1, 2, 3], name: "notes.txt") == nil)
     }
 
-    @Test func pathsAndQueriesArePercentEncoded() {
-        #expect(ServiceClient.path("v1", "devices", "dev 1", "apps", "a/b") == "/v1/devices/dev%201/apps/a%2Fb")
-        #expect(ServiceClient.queryString([("setting", "NAME=a b&c"), ("bundleId", "com.x")])
-            == "?setting=NAME%3Da%20b%26c&bundleId=com.x")
-        #expect(ServiceClient.queryString([]) == "")
-    }
-
     @Test func aProblemShowsItsDetailStatusCodeAndOtherFieldIssues() {
         let body = #"{"type":"urn:bgemu:problem:validationFailed","title":"Unprocessable Content","status":422,"code":"validationFailed","detail":"seconds: must be from 0 to 2592000","errors":[{"field":"seconds","message":"must be from 0 to 2592000"},{"field":"to","message":"extra"}]}"#
-        let failure = CommandFailure.refused(status: 422, body: Array(body.utf8), contentType: "application/problem+json")
+        let failure = CommandFailure.service(.refused(ServiceProblem(
+            status: 422, body: Array(body.utf8), contentType: "application/problem+json")))
         #expect(failure.message == "error: seconds: must be from 0 to 2592000 (422 Unprocessable Content, validationFailed)\n  to: extra")
         #expect(failure.exitCode == 1 && failure.code == "validationFailed")
-        #expect(CommandFailure.unreachable(server: "http://h:1", reason: "x").exitCode == 2)
-        #expect(CommandFailure.refused(status: 502, body: Array("bad gateway".utf8), contentType: "text/plain").message
+        #expect(CommandFailure.service(.unreachable(server: "http://h:1", reason: "x")).exitCode == 2)
+        #expect(CommandFailure.service(.refused(ServiceProblem(status: 502, body: Array("bad gateway".utf8), contentType: "text/plain"))).message
             == "error: HTTP 502: bad gateway (text/plain)")
     }
 
@@ -46,7 +41,7 @@ struct CommandOutputTests {
 
     @Test func anEventIsOneLineOfTimeTypeAppAndData() throws {
         let json = #"{"id":3,"at":"2026-01-01T00:15:00.000Z","type":"app.stateChanged","bundleId":"com.example.news","deviceId":"dev_1","data":{"to":"suspended","from":"background","cause":"idle","seed":5085623301430711,"ok":true,"n":1.5,"note":"two words","x":null}}"#
-        let event = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let event = try JSONValue.parse(Array(json.utf8))
         #expect(EventLine.text(event) == "2026-01-01T00:15:00.000Z  app.stateChanged            com.example.news          "
             + #"cause=idle from=background n=1.5 note="two words" ok=true seed=5085623301430711 to=suspended x=null"#)
     }

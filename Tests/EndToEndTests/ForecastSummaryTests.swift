@@ -1,4 +1,5 @@
 @testable import bgemu
+import BGEmuClient
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ struct ForecastSummaryTests {
     }
 
     @Test func aKindsLinesCarryEveryFigureOfItsSummaryAndWhyNotLargestFirst() {
-        let summary: [String: Any] = [
+        let summary: JSONValue = [
             "devicesWithRunWithin": ["1h": 0.125, "4h": 0.5, "24h": 0.875],
             "firstRunDelaySeconds": ["p50": 5_400.0, "p90": 30_000.0, "p99": 80_000.0],
             "runsPerDevicePerDay": ["mean": 1.25, "p50": 1.0, "p90": 3.0],
@@ -36,13 +37,13 @@ struct ForecastSummaryTests {
     }
 
     @Test func theSummaryListsOnlyTheKindsTheResultHasThenThePushes() {
-        let kind: [String: Any] = [
+        let kind: JSONValue = [
             "devicesWithRunWithin": ["1h": 0.0, "4h": 0.0, "24h": 0.0], "runsPerDevicePerDay": ["mean": 0.0, "p50": 0.0, "p90": 0.0],
             "expiredShare": 0.0, "devicesWithoutRun": 1.0, "whyNot": ["lowPowerMode": 1.0],
         ]
-        let forecast: [String: Any] = [
+        let forecast: JSONValue = [
             "forecastId": "fc_1", "state": "done", "devicesPerSecond": 1234.4,
-            "result": ["devices": 10, "days": 2, "fetch": kind, "pushes": ["sent": 4, "deliveredAtOnce": 0.5, "dropped": 0.5] as [String: Any]] as [String: Any],
+            "result": ["devices": 10, "days": 2, "fetch": kind, "pushes": ["sent": 4, "deliveredAtOnce": 0.5, "dropped": 0.5]],
         ]
         let lines = ForecastSummary.lines(forecast)
         #expect(lines.first == "forecast fc_1: 10 devices × 2 days (1234 devices/s)")

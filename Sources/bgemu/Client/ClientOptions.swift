@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import BGEmuHTTP
+import BGEmuClient
 
 /// The options every command that calls a running service shares: where it is and the tenant's key.
 struct ClientOptions: ParsableArguments {
@@ -27,8 +27,8 @@ struct ClientOptions: ParsableArguments {
 
     /// A client for the service with the tenant's key; a missing key or a URL that is not `http://` is a usage
     /// error.
-    func client() throws -> ServiceClient {
-        try ServiceClient(base: resolvedServer, key: try resolvedKey())
+    func client() throws -> APIClient {
+        try APIClient(server: resolvedServer, apiKey: try resolvedKey())
     }
 
     /// `--api-key`, else `BGEMU_API_KEY`; neither is a usage error.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 import Foundation
 
 /// `bgemu advance DEVICE DURATION`: lets virtual time pass on a device (`POST …/clock/advance`).
@@ -40,16 +41,12 @@ struct AdvanceCommand: ParsableCommand {
     func run() throws {
         try CommandFailure.reporting {
             let span = try duration.map { try VirtualDuration(parsing: $0) }
-            let body: [String: Any] = span.map { ["seconds": $0.seconds] } ?? ["to": to ?? ""]
-            let path = ServiceClient.path("v1", "devices", device, "clock", "advance")
-            let answer = try client.client().json("POST", path, json: body)
-            if json {
-                let data = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])
-                return Terminal.line(String(decoding: data, as: UTF8.self))
-            }
-            var line = "clock of \(device) at \(answer["now"] as? String ?? "?")"
+            let target: ClockTarget = span.map { .seconds($0.seconds) } ?? .instant(to ?? "")
+            let answer = try client.client().advanceClock(device, target)
+            if json { return Terminal.line(answer.text) }
+            var line = "clock of \(device) at \(answer["now"]?.stringValue ?? "?")"
             if let span { line += " (+\(span.text))" }
-            if let events = answer["eventsEmitted"] as? Int { line += "; \(events) event\(events == 1 ? "" : "s") recorded" }
+            if let events = answer["eventsEmitted"]?.intValue { line += "; \(events) event\(events == 1 ? "" : "s") recorded" }
             Terminal.line(line)
         }
     }

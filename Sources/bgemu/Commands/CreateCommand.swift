@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 import Foundation
 
 /// `bgemu create NAME`: a new virtual device, its id printed alone, as `xcrun simctl create` prints the new UDID
@@ -38,19 +39,10 @@ struct CreateCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
-            var body: [String: Any] = ["name": name]
-            if let osVersion { body["osVersion"] = osVersion }
-            if let model { body["model"] = model }
-            if let seed { body["seed"] = seed }
-            var clock: [String: Any] = ["mode": realtime ? "realtime" : "manual"]
-            if let start { clock["start"] = start }
-            body["clock"] = clock
-            let device = try client.client().json("POST", "/v1/devices", json: body)
-            if json {
-                let data = try JSONSerialization.data(withJSONObject: device, options: [.sortedKeys])
-                return Terminal.line(String(decoding: data, as: UTF8.self))
-            }
-            Terminal.line(device["id"] as? String ?? "?")
+            let draft = DeviceDraft(name: name, osVersion: osVersion, model: model, seed: seed, realtime: realtime, start: start)
+            let device = try client.client().createDevice(draft)
+            if json { return Terminal.line(device.text) }
+            Terminal.line(device["id"]?.stringValue ?? "?")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 import Foundation
 
 /// `bgemu devices`: the tenant's devices as a table (`GET /v1/devices`, every page).
@@ -14,32 +15,22 @@ struct DevicesCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
-            let devices = try client.client().allItems("/v1/devices")
-            if json {
-                for device in devices {
-                    let data = try JSONSerialization.data(withJSONObject: device, options: [.sortedKeys])
-                    Terminal.line(String(decoding: data, as: UTF8.self))
-                }
-                return
-            }
+            let devices = try client.client().devices()
+            if json { return devices.forEach { Terminal.line($0.text) } }
             guard !devices.isEmpty else { return Terminal.error("No devices yet: create one with POST /v1/devices.") }
             var rows = [["ID", "NAME", "iOS", "CLOCK", "APPS"]]
             for device in devices {
-                let clock = device["clock"] as? [String: Any] ?? [:]
-                var time = clock["now"] as? String ?? "?"
-                if clock["mode"] as? String == "realtime" { time += " (realtime ×\(Self.number(clock["scale"])))" }
+                let clock = device["clock"]
+                var time = clock?["now"]?.stringValue ?? "?"
+                if clock?["mode"]?.stringValue == "realtime" {
+                    time += " (realtime ×\(clock?["scale"]?.exactNumber?.description ?? "?"))"
+                }
                 rows.append([
-                    device["id"] as? String ?? "?", device["name"] as? String ?? "", device["osVersion"] as? String ?? "?",
-                    time, "\(device["appCount"] as? Int ?? 0)",
+                    device["id"]?.stringValue ?? "?", device["name"]?.stringValue ?? "", device["osVersion"]?.stringValue ?? "?",
+                    time, "\(device["appCount"]?.intValue ?? 0)",
                 ])
             }
             Terminal.table(rows).forEach(Terminal.line)
         }
-    }
-
-    /// `2`, `0.5`: a JSON number without a needless fraction.
-    static func number(_ value: Any?) -> String {
-        guard let value = value as? Double else { return "?" }
-        return value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
-import BGEmuHTTP
+import BGEmuClient
 
 /// `bgemu events DEVICE [--follow]`: a device's events as terminal lines, or live as they happen
 /// (`GET /v1/devices/{deviceId}/events`, as a page or a Server-Sent Events stream).
@@ -40,57 +40,30 @@ struct EventsCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
-            var service = try client.client()
-            let path = ServiceClient.path("v1", "devices", device, "events")
-            var filters: [(String, String)] = []
-            if let type { filters.append(("type", type)) }
-            if let bundleId { filters.append(("bundleId", bundleId)) }
+            let service = try client.client()
+            let filter = EventFilter(typePrefix: type, bundleId: bundleId)
             guard follow else {
-                let query = filters + (after.map { [("after", String($0))] } ?? [])
-                for event in try service.allItems(path, query: query) { print(event) }
+                for event in try service.events(device, after: after.map { Int64(clamping: $0) }, filter: filter) { print(event) }
                 return
             }
             Self.unblockTerminationSignals()
             // Where the stream starts: after --after, else after the newest event now, so that a reconnection
             // before the first event still resumes without a gap.
-            let newest = try service.json("GET", path, query: filters + [("order", "desc"), ("limit", "1")])
-            let newestId = ((newest["items"] as? [[String: Any]])?.first?["id"] as? Int).map(String.init) ?? "0"
-            var lastId = after.map(String.init) ?? newestId
-            // Reads longer than a few heartbeats (15 s by default) mean a dead connection: reconnect.
-            service.http.timeout = 60
-            var retry = 2000
-            while true {
-                let stream: HTTPClient.StreamingResponse
-                do {
-                    stream = try service.open(
-                        path, query: filters, headers: [("Accept", "text/event-stream"), ("Last-Event-ID", lastId)])
-                } catch CommandFailure.unreachable(_, let reason) {
-                    Terminal.error("bgemu: the event stream is unreachable (\(reason)); retrying in \(retry / 1000) s…")
-                    Thread.sleep(forTimeInterval: Double(retry) / 1000)
-                    continue
-                } catch CommandFailure.refused(503, _, _) {
-                    Thread.sleep(forTimeInterval: Double(retry) / 1000)
-                    continue
-                }
-                var parser = EventStreamParser()
-                do {
-                    while let bytes = try stream.read() {
-                        for event in parser.feed(bytes) {
-                            if let id = event.id, !id.isEmpty { lastId = id }
-                            if json {
-                                Terminal.line(event.data)
-                            } else if let object = (try? JSONSerialization.jsonObject(with: Data(event.data.utf8))) as? [String: Any] {
-                                Terminal.line(EventLine.text(object))
-                            }
-                        }
+            let start = try after.map { Int64(clamping: $0) } ?? service.newestEventId(device, filter: filter)
+            try service.followEvents(
+                device, after: start, filter: filter, reconnectWhenUnreachable: true,
+                onInterruption: { interruption in
+                    switch interruption {
+                    case .unreachable(let reason):
+                        Terminal.error("bgemu: the event stream is unreachable (\(reason)); retrying…")
+                    case .unavailable:
+                        Terminal.error("bgemu: the service is busy (503); retrying…")
+                    case .ended(let lastId):
+                        Terminal.error("bgemu: the event stream ended; resuming after event \(lastId)…")
                     }
-                } catch {
-                    // Silence past the timeout, or a broken connection: resume below.
                 }
-                stream.close()
-                retry = parser.retryMilliseconds ?? retry
-                Terminal.error("bgemu: the event stream ended; resuming after event \(lastId)…")
-                Thread.sleep(forTimeInterval: Double(retry) / 1000)
+            ) { event, message in
+                if json { Terminal.line(message.data) } else if event.objectValue != nil { Terminal.line(EventLine.text(event)) }
             }
         }
     }
@@ -104,13 +77,7 @@ struct EventsCommand: ParsableCommand {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
-    private func print(_ event: [String: Any]) {
-        if json {
-            let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? JSONSerialization.data(withJSONObject: event, options: options) else { return }
-            Terminal.line(String(decoding: data, as: UTF8.self))
-        } else {
-            Terminal.line(EventLine.text(event))
-        }
+    private func print(_ event: JSONValue) {
+        Terminal.line(json ? event.text : EventLine.text(event))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 import Foundation
 
 /// `bgemu forecast FILE.json`: runs a fleet forecast on the service (`POST /v1/forecasts`), shows its progress and
@@ -53,49 +54,43 @@ struct ForecastCommand: ParsableCommand {
             // Caught from before the request: a forecast started must not be left running by an interrupted command.
             let interrupt = InterruptFlag.install()
             defer { interrupt.restore() }
-            let created = try ServiceClient.object(try service.send(
-                "POST", "/v1/forecasts", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
-                body: body))
-            guard let id = created["forecastId"] as? String else {
+            let created = try service.createForecast(body)
+            guard let id = created["forecastId"]?.stringValue else {
                 throw CommandFailure.local("the service answered a forecast without a forecastId")
             }
-            let path = ServiceClient.path("v1", "forecasts", id)
             let progress = ForecastProgressBar(interactive: isatty(STDERR_FILENO) == 1)
             var forecast = created
-            while forecast["state"] as? String == "running" {
+            while forecast["state"]?.stringValue == "running" {
                 if let signal = interrupt.signal {
                     progress.finish()
-                    do {
-                        _ = try service.send("DELETE", path)
-                    } catch let failure as CommandFailure {
-                        Terminal.error("forecast \(id) was not cancelled: \(failure.message)")
+                    do throws(ClientFailure) {
+                        try service.cancelForecast(id)
+                    } catch {
+                        Terminal.error("forecast \(id) was not cancelled: \(CommandFailure.service(error).message)")
                         throw ExitCode(1)
                     }
                     Terminal.error("forecast \(id) cancelled")
                     throw ExitCode(128 + signal)
                 }
-                progress.show(forecast["progress"] as? Double ?? 0)
+                progress.show(forecast["progress"]?.numberValue ?? 0)
                 Thread.sleep(forTimeInterval: poll)
-                forecast = try service.json("GET", path)
+                forecast = try service.forecast(id)
             }
             interrupt.restore()
-            progress.show(forecast["progress"] as? Double ?? 1)
+            progress.show(forecast["progress"]?.numberValue ?? 1)
             progress.finish()
-            guard forecast["state"] as? String == "done" else {
-                let problem = forecast["error"] as? [String: Any]
+            guard forecast["state"]?.stringValue == "done" else {
+                let problem = forecast["error"]
                 throw CommandFailure.local(
-                    "forecast \(id) failed: \(problem?["detail"] as? String ?? problem?["title"] as? String ?? "no reason given")")
+                    "forecast \(id) failed: \(problem?["detail"]?.stringValue ?? problem?["title"]?.stringValue ?? "no reason given")")
             }
             if let csv {
-                let rows = try service.send("GET", path + "/devices", headers: [("Accept", "text/csv")])
-                guard FileManager.default.createFile(atPath: csv, contents: Data(rows.body)) else {
+                let rows = try service.forecastDevicesCSV(id)
+                guard FileManager.default.createFile(atPath: csv, contents: Data(rows)) else {
                     throw CommandFailure.local("cannot write \(csv)")
                 }
             }
-            if json {
-                let data = try JSONSerialization.data(withJSONObject: forecast, options: [.sortedKeys])
-                return Terminal.line(String(decoding: data, as: UTF8.self))
-            }
+            if json { return Terminal.line(forecast.text) }
             for line in ForecastSummary.lines(forecast) { Terminal.line(line) }
             if let csv { Terminal.line("per-device rows: \(csv)") }
         }
@@ -109,23 +104,19 @@ struct ForecastCommand: ParsableCommand {
     /// `body` with `app.infoPlist` the file in Base64 (the service reads an XML or a binary property list in it), and
     /// `app.buildSettings` the settings given.
     static func withInfoPlist(_ body: [UInt8], file: String, settings: [String]) throws -> [UInt8] {
-        guard var request = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+        guard var request = (try? JSONValue.parse(body))?.objectValue else {
             throw CommandFailure.local("the forecast request is not a JSON object")
         }
-        // The request is written again with the file in it: a number JSONSerialization cannot hold exactly would
-        // reach the service changed.
-        if let seed = request["seed"] as? NSNumber, seed.doubleValue > 9_007_199_254_740_992 {
-            throw CommandFailure.local("with --info-plist the seed must be at most 2^53 (9007199254740992)")
-        }
+        // The request is written again with the file in it, its numbers exactly as they were (a 64-bit seed too).
         let plist = Data(try LocalFile.read(file, what: "the Info.plist", standardInput: false))
-        var app = request["app"] as? [String: Any] ?? [:]
-        app["infoPlist"] = plist.base64EncodedString()  // XML or binary alike: the service reads either
+        var app = request["app"]?.objectValue ?? [:]
+        app["infoPlist"] = .string(plist.base64EncodedString())  // XML or binary alike: the service reads either
         if !settings.isEmpty {
-            var values = app["buildSettings"] as? [String: Any] ?? [:]
-            for setting in try settings.map(SettingOption.init) { values[setting.name] = setting.value }
-            app["buildSettings"] = values
+            var values = app["buildSettings"]?.objectValue ?? [:]
+            for setting in try settings.map(SettingOption.init) { values[setting.name] = .string(setting.value) }
+            app["buildSettings"] = .object(values)
         }
-        request["app"] = app
-        return Array(try JSONSerialization.data(withJSONObject: request))
+        request["app"] = .object(app)
+        return JSONValue.object(request).bytes
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 import Foundation
 
 /// `bgemu install DEVICE PATH`: installs an app from its `Info.plist`, an `.ipa`, a zipped `.app`, or an app folder,
@@ -47,35 +48,28 @@ struct InstallCommand: ParsableCommand {
         try CommandFailure.reporting {
             let service = try client.client()
             let upload = try AppUpload(path: path)
-            var query: [(String, String)] = []
-            if let bundleId { query.append(("bundleId", bundleId)) }
-            query += settings.map { ("setting", $0) }
-            if !launchHandlers.isEmpty { query.append(("launchHandlers", launchHandlers.joined(separator: ","))) }
-            let response = try service.send(
-                "POST", ServiceClient.path("v1", "devices", device, "apps"), query: query,
-                headers: [("Content-Type", upload.contentType), ("Accept", "application/json")], body: upload.bytes)
-            if json {
-                Terminal.line(String(decoding: response.body, as: UTF8.self))
-                return
-            }
-            Terminal.line(Self.describe(try ServiceClient.object(response), device: device))
+            let app = try service.installApp(
+                device, bytes: upload.bytes, contentType: upload.contentType, bundleId: bundleId, settings: settings,
+                launchHandlers: launchHandlers.isEmpty ? nil : launchHandlers)
+            if json { return Terminal.line(app.text) }
+            Terminal.line(Self.describe(app, device: device))
         }
     }
 
     /// `installed com.example.news (News) on dev_…: background modes fetch, processing; permitted identifiers …`.
-    static func describe(_ app: [String: Any], device: String) -> String {
-        let bundleId = app["bundleId"] as? String ?? "?"
+    static func describe(_ app: JSONValue, device: String) -> String {
+        let bundleId = app["bundleId"]?.stringValue ?? "?"
         var line = "installed \(bundleId)"
-        if let name = app["displayName"] as? String { line += " (\(name))" }
+        if let name = app["displayName"]?.stringValue { line += " (\(name))" }
         line += " on \(device)"
-        let plist = app["infoPlist"] as? [String: Any] ?? [:]
-        func list(_ values: Any?) -> String {
-            let items = values as? [String] ?? []
+        let plist = app["infoPlist"]
+        func list(_ values: JSONValue?) -> String {
+            let items = values?.stringsValue ?? []
             return items.isEmpty ? "none" : items.joined(separator: ", ")
         }
-        line += ": background modes \(list(plist["UIBackgroundModes"]))"
-        line += "; permitted identifiers \(list(plist["BGTaskSchedulerPermittedIdentifiers"]))"
-        if let handlers = app["launchHandlers"] as? [String], !handlers.isEmpty {
+        line += ": background modes \(list(plist?["UIBackgroundModes"]))"
+        line += "; permitted identifiers \(list(plist?["BGTaskSchedulerPermittedIdentifiers"]))"
+        if let handlers = app["launchHandlers"]?.stringsValue, !handlers.isEmpty {
             line += "; launch handlers \(handlers.joined(separator: ", "))"
         }
         return line

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 import Foundation
 
 /// `bgemu keys create --tenant NAME`: a new API key for a tenant, written into the service's database file, or
@@ -57,19 +58,18 @@ struct KeysCreateCommand: ParsableCommand {
             let token = adminToken ?? (namedDatabase == nil ? environment["BGEMU_ADMIN_TOKEN"] : nil)
             let issued: IssuedKey
             if let token, !token.isEmpty {
-                let service = try ServiceClient(base: ClientOptions.resolveServer(server), key: token)
+                let service = try APIClient(server: ClientOptions.resolveServer(server), apiKey: token)
                 issued = try AdminKeys(service: service).create(tenant: tenant, createTenant: createTenant)
             } else {
                 let path = namedDatabase ?? "bgemu.sqlite"
                 issued = try DatabaseKeys(path: path).create(tenant: tenant, createTenant: createTenant)
             }
             if json {
-                let object: [String: Any] = [
-                    "tenant": issued.tenantName, "tenantId": issued.tenantId, "keyId": issued.keyId,
-                    "prefix": issued.prefix, "apiKey": issued.secret, "tenantCreated": issued.tenantCreated,
+                let object: JSONValue = [
+                    "tenant": .string(issued.tenantName), "tenantId": .string(issued.tenantId), "keyId": .string(issued.keyId),
+                    "prefix": .string(issued.prefix), "apiKey": .string(issued.secret), "tenantCreated": .bool(issued.tenantCreated),
                 ]
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-                return Terminal.line(String(decoding: data, as: UTF8.self))
+                return Terminal.line(object.text)
             }
             Terminal.line(issued.secret)
             let what = issued.tenantCreated

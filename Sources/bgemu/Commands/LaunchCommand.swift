@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 
 /// `bgemu launch DEVICE BUNDLE_ID`: the user taps the app's icon (`POST …/apps/{bundleId}/launch`, R1).
 struct LaunchCommand: ParsableCommand {
@@ -24,12 +25,9 @@ struct LaunchCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
-            let response = try client.client().send(
-                "POST", ServiceClient.path("v1", "devices", device, "apps", bundleId, "launch"),
-                headers: [("Accept", "application/json")])
-            if json { return Terminal.line(String(decoding: response.body, as: UTF8.self)) }
-            let app = try ServiceClient.object(response)
-            Terminal.line("launched \(bundleId) on \(device): \(app["state"] as? String ?? "?")")
+            let app = try client.client().perform(.launch, device, bundleId)
+            if json { return Terminal.line(app.text) }
+            Terminal.line("launched \(bundleId) on \(device): \(app["state"]?.stringValue ?? "?")")
         }
     }
 }

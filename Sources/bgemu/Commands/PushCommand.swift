@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 import Foundation
 
 /// `bgemu push DEVICE [BUNDLE_ID] FILE`: as `xcrun simctl push`, a payload file delivered to an app, through
@@ -59,49 +60,43 @@ struct PushCommand: ParsableCommand {
             let payload = try LocalFile.read(file, what: "the payload file")
             let target = Self.simulatorTargetBundle(payload)
             let bundleId = operands.count == 2 ? operands[0] : nil
-            var headers: [(String, String)] = [("Content-Type", "application/json"), ("Accept", "application/json")]
+            var headers: [(String, String)] = []
             if let bundleId { headers.append(("apns-topic", bundleId)) }
             for (name, value) in [("apns-push-type", pushType), ("apns-priority", priority), ("apns-expiration", expiration),
                                   ("apns-collapse-id", collapseId), ("apns-id", apnsId)] {
                 if let value { headers.append((name, value)) }
             }
-            let response = try service.send(
-                "POST", ServiceClient.path("v1", "devices", device, "push"), headers: headers, body: payload)
-            if json {
-                Terminal.line(String(decoding: response.body, as: UTF8.self))
-                return
-            }
-            let answer = try ServiceClient.object(response)
+            let answer = try service.push(device, payload: payload, headers: headers)
+            if json { return Terminal.line(answer.text) }
             Terminal.line(Self.describe(answer, app: bundleId ?? target ?? "the app"))
         }
     }
 
     /// The app a `simctl push` file names, if it is a JSON object with a string "Simulator Target Bundle".
     static func simulatorTargetBundle(_ payload: [UInt8]) -> String? {
-        let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
-        return object?["Simulator Target Bundle"] as? String
+        (try? JSONValue.parse(payload))?["Simulator Target Bundle"]?.stringValue
     }
 
     /// One line: `delivered push 1B2C… to com.example.news: woke the app (run run_3), alert shown`.
-    static func describe(_ answer: [String: Any], app: String) -> String {
-        let outcome = answer["outcome"] as? String ?? "accepted"
-        let id = answer["apnsId"] as? String ?? "?"
-        let reason = answer["reason"] as? String
+    static func describe(_ answer: JSONValue, app: String) -> String {
+        let outcome = answer["outcome"]?.stringValue ?? "accepted"
+        let id = answer["apnsId"]?.stringValue ?? "?"
+        let reason = answer["reason"]?.stringValue
+        let shown = answer["notificationDelivered"]?.boolValue == true
         var line = "\(outcome) push \(id) to \(app)"
         switch outcome {
         case "delivered":
             var what: [String] = []
-            if let run = answer["runId"] as? String { what.append("woke the app (run \(run))") }
-            if answer["notificationDelivered"] as? Bool == true { what.append("alert shown") }
+            if let run = answer["runId"]?.stringValue { what.append("woke the app (run \(run))") }
+            if shown { what.append("alert shown") }
             if what.isEmpty { what.append(reason.map { "nothing to wake (\($0))" } ?? "nothing shown, nothing woken") }
             line += ": " + what.joined(separator: ", ")
         case "deferred", "coalesced":
             line += ": held by the system (\(reason ?? "policy"))"
-            if let replaced = answer["replacedApnsId"] as? String { line += ", replacing \(replaced)" }
-            if answer["notificationDelivered"] as? Bool == true { line += "; alert shown" }
+            if let replaced = answer["replacedApnsId"]?.stringValue { line += ", replacing \(replaced)" }
+            if shown { line += "; alert shown" }
         case "dropped":
             let why = reason ?? "no reason given"
-            let shown = answer["notificationDelivered"] as? Bool == true
             line += shown ? ": alert shown, app not woken (\(why))" : ": not delivered (\(why))"
         default:
             if let reason { line += " (\(reason))" }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BGEmuClient
 
 /// `bgemu terminate DEVICE BUNDLE_ID`: the system ends the app (`POST …/terminate`, R6), or, with `--force-quit`,
 /// the user swipes it away (`POST …/force-quit`, R5).
@@ -38,15 +39,11 @@ struct TerminateCommand: ParsableCommand {
             "notRunning": "the app is not running; nothing to terminate",
         ]
         try CommandFailure.reporting(hints: forceQuit ? [:] : hints) {
-            let action = forceQuit ? "force-quit" : "terminate"
-            let response = try client.client().send(
-                "POST", ServiceClient.path("v1", "devices", device, "apps", bundleId, action),
-                headers: [("Accept", "application/json")])
-            if json { return Terminal.line(String(decoding: response.body, as: UTF8.self)) }
-            let app = try ServiceClient.object(response)
+            let app = try client.client().perform(forceQuit ? .forceQuit : .terminate, device, bundleId)
+            if json { return Terminal.line(app.text) }
             let verb = forceQuit ? "force-quit" : "terminated"
-            Terminal.line("\(verb) \(bundleId) on \(device): \(app["state"] as? String ?? "?")"
-                + (app["forceQuit"] as? Bool == true ? " (marked force-quit)" : ""))
+            Terminal.line("\(verb) \(bundleId) on \(device): \(app["state"]?.stringValue ?? "?")"
+                + (app["forceQuit"]?.boolValue == true ? " (marked force-quit)" : ""))
         }
     }
 }

@@ -1,3 +1,4 @@
+import BGEmuClient
 import Foundation
 
 /// The summary `bgemu forecast` prints from a finished forecast (the JSON object of `GET /v1/forecasts/{id}`).
@@ -7,57 +8,57 @@ enum ForecastSummary {
         ("appRefresh", "app refresh"), ("processing", "processing"), ("fetch", "background fetch"),
     ]
 
-    static func lines(_ forecast: [String: Any]) -> [String] {
-        let result = forecast["result"] as? [String: Any] ?? [:]
-        let devices = result["devices"] as? Int ?? 0
-        let days = result["days"] as? Int ?? 0
-        var header = "forecast \(forecast["forecastId"] as? String ?? "?"): \(devices) device\(devices == 1 ? "" : "s") × "
+    static func lines(_ forecast: JSONValue) -> [String] {
+        let result = forecast["result"] ?? [:]
+        let devices = result["devices"]?.intValue ?? 0
+        let days = result["days"]?.intValue ?? 0
+        var header = "forecast \(forecast["forecastId"]?.stringValue ?? "?"): \(devices) device\(devices == 1 ? "" : "s") × "
             + "\(days) day\(days == 1 ? "" : "s")"
-        if let rate = forecast["devicesPerSecond"] as? Double { header += " (\(Int(rate.rounded())) devices/s)" }
+        if let rate = forecast["devicesPerSecond"]?.numberValue { header += " (\(Int(rate.rounded())) devices/s)" }
         var lines = [header]
         for kind in kinds {
-            guard let summary = result[kind.key] as? [String: Any] else { continue }
+            guard let summary = result[kind.key] else { continue }
             lines.append("")
             lines += kindLines(kind.name, summary)
         }
-        if let pushes = result["pushes"] as? [String: Any] {
+        if let pushes = result["pushes"] {
             lines.append("")
             lines += pushLines(pushes)
         }
         return lines
     }
 
-    static func kindLines(_ name: String, _ summary: [String: Any]) -> [String] {
-        let within = summary["devicesWithRunWithin"] as? [String: Any] ?? [:]
+    static func kindLines(_ name: String, _ summary: JSONValue) -> [String] {
+        let within = summary["devicesWithRunWithin"] ?? [:]
         var lines = [name + ":"]
         lines.append("  devices with a run within 1h / 4h / 24h of install: "
             + ["1h", "4h", "24h"].map { percent(within[$0]) }.joined(separator: " / "))
-        if let delays = summary["firstRunDelaySeconds"] as? [String: Any] {
+        if let delays = summary["firstRunDelaySeconds"], delays.objectValue != nil {
             lines.append("  first run after install: p50 \(duration(delays["p50"])), p90 \(duration(delays["p90"])), "
                 + "p99 \(duration(delays["p99"]))")
         } else {
             lines.append("  first run after install: no device ran it")
         }
-        if let spread = summary["runsPerDevicePerDay"] as? [String: Any] {
+        if let spread = summary["runsPerDevicePerDay"], spread.objectValue != nil {
             lines.append("  runs per device per day: mean \(number(spread["mean"])), p50 \(number(spread["p50"])), "
                 + "p90 \(number(spread["p90"]))")
         }
         lines.append("  runs that expired: \(percent(summary["expiredShare"]))")
         lines.append("  devices that never ran it: \(percent(summary["devicesWithoutRun"]))")
-        let whyNot = (summary["whyNot"] as? [String: Any] ?? [:])
-            .compactMap { key, value in (value as? Double).map { (key, $0) } }
+        let whyNot = (summary["whyNot"]?.objectValue ?? [:])
+            .compactMap { key, value in value.numberValue.map { (key, $0) } }
             .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
         if !whyNot.isEmpty {
-            lines.append("    why not: " + whyNot.map { "\($0.0) \(percent($0.1))" }.joined(separator: ", "))
+            lines.append("    why not: " + whyNot.map { "\($0.0) \(percent(.number($0.1)))" }.joined(separator: ", "))
         }
         return lines
     }
 
-    static func pushLines(_ pushes: [String: Any]) -> [String] {
-        var lines = ["pushes (\(pushes["sent"] as? Int ?? 0) sent):"]
+    static func pushLines(_ pushes: JSONValue) -> [String] {
+        var lines = ["pushes (\(pushes["sent"]?.intValue ?? 0) sent):"]
         let shares = ["deliveredAtOnce", "deferred", "deliveredLater", "coalesced", "dropped", "pending"]
         lines.append("  " + shares.map { "\($0) \(percent(pushes[$0]))" }.joined(separator: ", "))
-        if let delays = pushes["delaySeconds"] as? [String: Any] {
+        if let delays = pushes["delaySeconds"], delays.objectValue != nil {
             lines.append("  delivery delay: p50 \(duration(delays["p50"])), p90 \(duration(delays["p90"])), "
                 + "p99 \(duration(delays["p99"]))")
         }
@@ -65,19 +66,19 @@ enum ForecastSummary {
     }
 
     /// `12.3 %` from a share 0–1.
-    static func percent(_ value: Any?) -> String {
-        guard let share = value as? Double else { return "–" }
+    static func percent(_ value: JSONValue?) -> String {
+        guard let share = value?.numberValue else { return "–" }
         return String(format: "%.1f %%", share * 100)
     }
 
-    static func number(_ value: Any?) -> String {
-        guard let number = value as? Double else { return "–" }
+    static func number(_ value: JSONValue?) -> String {
+        guard let number = value?.numberValue else { return "–" }
         return String(format: "%.2f", number)
     }
 
     /// Seconds as `45s`, `12m 5s`, `3h 20m`, `2d 4h`.
-    static func duration(_ value: Any?) -> String {
-        guard let seconds = value as? Double, seconds.isFinite, seconds >= 0 else { return "–" }
+    static func duration(_ value: JSONValue?) -> String {
+        guard let seconds = value?.numberValue, seconds.isFinite, seconds >= 0 else { return "–" }
         let total = Int(seconds.rounded())
         let (d, h, m, s) = (total / 86_400, total % 86_400 / 3_600, total % 3_600 / 60, total % 60)
         if d > 0 { return h > 0 ? "\(d)d \(h)h" : "\(d)d" }

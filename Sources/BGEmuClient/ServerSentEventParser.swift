@@ -1,24 +1,35 @@
 /// Reads `text/event-stream` bytes as they arrive and answers whole events (WHATWG HTML §9.2.6): lines end in CRLF,
-/// LF or CR; `field: value` with one optional space after the colon; a line starting with `:` is a comment; a blank
-/// line dispatches the event.
-struct EventStreamParser {
+/// LF or CR (a CRLF split across two reads is one line end); `field: value` with one optional space after the
+/// colon; a line starting with `:` is a comment; a blank line dispatches the event, an event with no `data` is not
+/// dispatched; the type defaults to `message`; the last event id persists across events until an `id:` changes it
+/// (one holding a NUL is ignored); `retry:` sets the reconnection time.
+public struct ServerSentEventParser: Sendable {
     /// One dispatched event.
-    struct Event: Equatable {
-        var id: String?
-        var type: String
-        var data: String
+    public struct Event: Sendable, Equatable {
+        /// The last event id in force when it was dispatched (`Last-Event-ID` on a reconnection).
+        public var id: String?
+        public var type: String
+        public var data: String
+
+        public init(id: String?, type: String, data: String) {
+            self.id = id
+            self.type = type
+            self.data = data
+        }
     }
 
     /// The reconnection time the server asked for (`retry:`), in milliseconds.
-    private(set) var retryMilliseconds: Int?
+    public private(set) var retryMilliseconds: Int?
     private var pending: [UInt8] = []
     private var lastWasCR = false
     private var id: String?
     private var type = ""
     private var data: [String] = []
 
+    public init() {}
+
     /// Feeds more bytes; answers the events they complete, in order.
-    mutating func feed(_ bytes: [UInt8]) -> [Event] {
+    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
         var events: [Event] = []
         for byte in bytes {
             if lastWasCR {
@@ -56,9 +67,13 @@ struct EventStreamParser {
         case "event": type = String(value)
         case "data": data.append(String(value))
         case "id" where !value.contains("\0"): id = String(value)
-        case "retry": if let ms = Int(value), ms >= 0 { retryMilliseconds = ms }
+        case "retry": if !value.isEmpty, value.allSatisfy(\.isASCIIDigit), let ms = Int(value) { retryMilliseconds = ms }
         default: break
         }
         return nil
     }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
