@@ -56,20 +56,23 @@ let package = Package(
         .target(name: "ZipArchive", dependencies: ["CLibz"], swiftSettings: strict),
         // The emulation core: pure, deterministic, driven by virtual clocks; knows no HTTP and no SQL.
         .target(name: "Emulation", swiftSettings: strict),
-        // SQLite: migrations, the event log, the stores Emulation declares.
-        .target(name: "Storage", dependencies: ["Emulation", "CSQLite", "CompactJSON"], swiftSettings: strict),
+        // Where Service and Storage meet: tenants, keys, pages and the stores' protocols (devices, forecasts,
+        // idempotent answers) that Service asks for and Storage provides; knows no SQL and no HTTP.
+        .target(name: "Stores", dependencies: ["Emulation"], swiftSettings: strict),
+        // SQLite: migrations, the event log, the stores of `Stores`.
+        .target(name: "Storage", dependencies: ["Emulation", "Stores", "CSQLite", "CompactJSON"], swiftSettings: strict),
         // The application layer: devices' commands and their commits (locks, cache), the realtime driver, the
         // scenario runner, credentials, the rate limiter's buckets; knows no HTTP.
         .target(
             name: "Service",
-            dependencies: ["Emulation", "CCrypto", "Locking", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Emulation", "Stores", "CCrypto", "Locking", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // Routes, bodies, auth and tenancy, problem mapping.
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Emulation", "Service", "CompactJSON", "CCrypto", "Locking", "ZipArchive",
+                "HTTPServer", "Emulation", "Stores", "Service", "CompactJSON", "Locking", "ZipArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -79,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "bgemu",
             dependencies: [
-                "HTTPServer", "BGEmuClient", "Emulation", "Storage", "Service", "API",
+                "HTTPServer", "BGEmuClient", "Emulation", "Stores", "Storage", "Service", "API",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -101,11 +104,11 @@ let package = Package(
             dependencies: ["ZipArchive", "CLibz", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: strict
         ),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Emulation"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Stores", "Emulation"], swiftSettings: strict),
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Service", "HTTPServer", "Emulation", "Storage", .product(name: "Yams", package: "Yams"),
+                "API", "Service", "HTTPServer", "Emulation", "Stores", "Storage", .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict

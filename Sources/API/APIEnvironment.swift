@@ -1,6 +1,7 @@
 import Emulation
 import Foundation
 import Service
+import Stores
 
 /// What the API layer needs from the rest of the service: the stores, the credentials and the wall clock.
 public struct APIEnvironment: Sendable {

@@ -2,6 +2,7 @@ import Emulation
 import Foundation
 import Locking
 import Synchronization
+import Stores
 
 /// Runs emulation commands against stored devices: load, catch a realtime clock up with wall time, apply the
 /// command through a `DeviceEngine`, store the device and its new events in one transaction, then publish the

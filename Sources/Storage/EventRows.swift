@@ -2,6 +2,7 @@
 import CSQLite
 import Emulation
 import Foundation
+import Stores
 
 /// How an `EmulationEvent` becomes a row of `events`, and a row a `RecordedEvent`. Shared by the device store
 /// (which appends in the transaction that changes the device) and the event store (which reads).

@@ -1,6 +1,7 @@
 // The opaque cursors of paginated lists.
 import Emulation
 import Foundation
+import Stores
 
 /// A position in a list ordered by `seq` (the table's autoincrement key), handed out as an opaque token:
 /// base64url (no padding) of `<list>:<seq>`. The list name makes a cursor of one list invalid in another.

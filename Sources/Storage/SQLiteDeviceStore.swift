@@ -2,6 +2,7 @@
 import CompactJSON
 import Emulation
 import Foundation
+import Stores
 
 /// ``DeviceStore`` on a ``Database``: table `devices`, one row per device whose `document` is the JSON of
 /// `Emulation.Device` (apps included), with sorted keys and dates as RFC 3339 text with milliseconds, and

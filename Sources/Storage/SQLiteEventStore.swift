@@ -1,6 +1,7 @@
 // Reading the event log.
 import Emulation
 import Foundation
+import Stores
 
 /// ``EventStore`` on a ``Database``: reads the `events` table that ``SQLiteDeviceStore`` appends to.
 ///

@@ -2,6 +2,7 @@
 import CompactJSON
 import Emulation
 import Foundation
+import Stores
 
 /// ``ForecastStore`` on a ``Database``: table `forecasts` (migration `007_forecasts`).
 public struct SQLiteForecastStore: ForecastStore {

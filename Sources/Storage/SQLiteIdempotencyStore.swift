@@ -1,6 +1,7 @@
 // The answers to requests that carried an idempotency key, in the transaction of the write they describe.
 import Emulation
 import Foundation
+import Stores
 
 /// ``IdempotencyStore`` on a ``Database``: table `idempotency` (migration `005_idempotency`), one row per tenant
 /// and key. ``transaction(_:)`` is the database's write transaction: the device and tenant stores' writes made

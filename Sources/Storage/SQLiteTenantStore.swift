@@ -1,6 +1,7 @@
 // Tenants, their API keys and the service's settings, in SQLite.
 import Emulation
 import Foundation
+import Stores
 
 /// ``TenantStore`` on a ``Database``: tables `tenants`, `api_keys`, `settings`.
 public struct SQLiteTenantStore: TenantStore {

@@ -1,5 +1,6 @@
 // Turning SQLite failures into the `StoreError`s a store's caller can act on.
 import Emulation
+import Stores
 
 enum StoreFailure {
     /// How a duplicate is named to the caller, by the column SQLite reports.

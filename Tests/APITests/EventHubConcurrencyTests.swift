@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import API
+import Stores
 
 /// The hub on the real SQLite log while several request threads commit and publish at once.
 @Suite struct EventHubConcurrencyTests {

@@ -4,6 +4,7 @@ import HTTPServer
 import Logging
 import Testing
 @testable import API
+import Stores
 
 /// The hub driven directly, with an in-memory log and recording writers.
 @Suite struct EventHubTests {

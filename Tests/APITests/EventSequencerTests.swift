@@ -2,6 +2,7 @@ import Emulation
 import Foundation
 import Testing
 @testable import API
+import Stores
 
 @Suite struct EventSequencerTests {
     private func events(_ ids: Int64...) -> [RecordedEvent] {

@@ -4,6 +4,7 @@ import HTTPServer
 import Logging
 import Testing
 @testable import API
+import Stores
 
 /// A stream's unsent backlog is bounded: a replay is paced to the client within it, however long the history; a live
 /// stream whose next event does not fit catches up from the store at the client's pace; a client disconnected for

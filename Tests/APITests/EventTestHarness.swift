@@ -5,6 +5,7 @@ import Storage
 @testable import API
 @testable import Service
 @testable import HTTPServer
+import Stores
 
 /// The API in-process with the event routes registered, on a fresh database; events are recorded as the engine
 /// will record them (in the device's transaction) and published to the hub.

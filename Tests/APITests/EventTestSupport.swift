@@ -3,6 +3,7 @@ import Emulation
 import Foundation
 import HTTPServer
 import Synchronization
+import Stores
 
 /// An `HTTPStreamWriter` that records what it is given, and can play a slow client (refusing writes past a
 /// number, as the server does past its buffer) or a client that goes away.

@@ -4,6 +4,7 @@ import Foundation
 import Service
 import Storage
 import Testing
+import Stores
 
 /// The forecast runner in process: a deleted forecast's workers stop, forecasts of all tenants take turns, and a
 /// tenant may start its next forecast as soon as its last is done.

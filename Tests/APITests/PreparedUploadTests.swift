@@ -6,6 +6,7 @@ import Testing
 @testable import API
 import Emulation
 @testable import Service
+import Stores
 
 /// Issue 26 (defect 3): an upload's inspection runs before its write, on the heavy-work pool under its tenant —
 /// outside the idempotency middleware's gate and transaction, which a keyed upload once held for the whole of its

@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import Testing
 @testable import API
+import Stores
 
 /// Many streams of one tenant catching up under its stream budget share the work: each reads pages worth reading
 /// (not one event per query), waits for its share of the refill instead of all waking at once, and every event is

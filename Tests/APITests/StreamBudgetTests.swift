@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import Testing
 @testable import API
+import Stores
 
 /// A tenant's streams share a budget of bytes a second: past it they catch up from the log as it refills, losing
 /// nothing, and another tenant's streams are not slowed.

@@ -5,6 +5,7 @@ import Logging
 import Service
 import Testing
 @testable import API
+import Stores
 
 /// Transient events (`forecast.progress`): sent to the tenant's live streams that take every event, without an
 /// `id:` line, in order, after the committed events published before them, never replayed.

@@ -5,6 +5,7 @@ import Logging
 import Synchronization
 import Testing
 @testable import API
+import Stores
 
 /// Events committed faster than the hub fans them out wait in its outbox; the outbox is bounded, and a stream whose
 /// events were dropped from it catches up from the store, missing none and repeating none. Unbounded, 30 s of

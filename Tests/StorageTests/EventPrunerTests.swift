@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Storage
+import Stores
 
 /// The event retention (issue 12 §2): pruning by count and by age in small batches, the watermarks that make a page
 /// or resume from before the retained range detectable, and writers that wait for one batch at most.

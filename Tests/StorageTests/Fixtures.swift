@@ -2,6 +2,7 @@
 import Emulation
 import Foundation
 @testable import Storage
+import Stores
 
 /// Runs `body` with a migrated database in a fresh file.
 @discardableResult

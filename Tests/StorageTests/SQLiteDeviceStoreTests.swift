@@ -2,6 +2,7 @@ import Emulation
 import Foundation
 import Testing
 @testable import Storage
+import Stores
 
 @Suite struct SQLiteDeviceStoreTests {
     /// Two tenants, and a device store.

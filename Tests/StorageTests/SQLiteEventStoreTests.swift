@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Storage
+import Stores
 
 @Suite struct SQLiteEventStoreTests {
     /// Stores on a database with two tenants.

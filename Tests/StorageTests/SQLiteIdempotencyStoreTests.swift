@@ -2,6 +2,7 @@ import Emulation
 import Foundation
 import Testing
 @testable import Storage
+import Stores
 
 /// The stored answers to requests with an `Idempotency-Key`: one transaction with the write they describe.
 @Suite struct SQLiteIdempotencyStoreTests {

@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Stores
 
 /// The tenant whose API key authenticated the request.
 public enum AuthenticatedTenant: HTTPContextKey {

@@ -3,6 +3,7 @@ import Emulation
 import Foundation
 import HTTPServer
 import Service
+import Stores
 
 /// An event on the wire, in a JSON page and as the `data:` of a stream event:
 /// `{id, type, deviceId, bundleId (string or null), at, recordedAt, data}`, keys sorted.

@@ -1,6 +1,7 @@
 import Emulation
 import Foundation
 import HTTPServer
+import Stores
 
 extension EventHub {
     /// Replays the stored events after the subscriber's `Last-Event-ID` (or, for a live stream whose backlog had no

@@ -1,6 +1,7 @@
 import Emulation
 import HTTPServer
 import Service
+import Stores
 
 extension EventHub {
     /// Sends a transient event to the tenant's live streams that take every event (no device, app or run filter;

@@ -6,6 +6,7 @@ import HTTPServer
 import Locking
 import Logging
 import Synchronization
+import Stores
 
 /// Fans committed events out to the open event streams (Server-Sent Events, WHATWG HTML §9.2), each stream
 /// seeing only its tenant's events that pass its filter, in id order, with nothing lost or repeated across a

@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Stores
 
 /// The query of an event route: its filters and where to start.
 struct EventQuery {

@@ -1,5 +1,6 @@
 import Emulation
 import HTTPServer
+import Stores
 
 /// `GET /v1/events` and `GET /v1/devices/{deviceId}/events`: the caller's tenant's events, as a live stream
 /// (`Accept: text/event-stream`) or as JSON pages.

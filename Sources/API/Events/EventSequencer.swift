@@ -1,4 +1,5 @@
 import Emulation
+import Stores
 
 /// Puts published events back in id order before they reach live streams.
 ///

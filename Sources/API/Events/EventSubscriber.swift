@@ -1,6 +1,7 @@
 import Emulation
 import HTTPServer
 import Synchronization
+import Stores
 
 /// An event with its stream bytes, encoded once for every subscriber.
 struct EncodedEvent: Sendable {

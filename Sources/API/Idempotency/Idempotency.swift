@@ -2,6 +2,7 @@ import Emulation
 import Foundation
 import HTTPServer
 import Service
+import Stores
 
 /// How the service honours `Idempotency-Key` on `POST` (see ``IdempotencyMiddleware``): where answers are kept,
 /// for how long, and the requests in flight.

@@ -2,6 +2,7 @@ import Emulation
 import Foundation
 import HTTPServer
 import Service
+import Stores
 
 /// Honours `Idempotency-Key` on a tenant's `POST` (Stripe's convention): the first answer is stored under the
 /// tenant's key **in the transaction of the write it describes**; a retry of the same request (method, target,

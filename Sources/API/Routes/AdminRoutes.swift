@@ -1,6 +1,7 @@
 import Emulation
 import HTTPServer
 import Service
+import Stores
 
 /// `/v1/admin/…`: tenants and their keys (admin token).
 enum AdminRoutes {

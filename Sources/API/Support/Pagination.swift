@@ -1,6 +1,7 @@
 import Emulation
 import HTTPServer
 import Service
+import Stores
 
 /// `?limit=` (1–500, default 50) and `?cursor=` of list routes.
 struct Pagination {

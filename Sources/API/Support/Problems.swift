@@ -1,6 +1,7 @@
 import Emulation
 import HTTPServer
 import Service
+import Stores
 
 /// Every problem the API answers, and the one place that turns domain and store errors into problems.
 enum Problems {

@@ -1,6 +1,7 @@
 import Emulation
 import Foundation
 import Service
+import Stores
 
 /// `POST /v1/admin/tenants`.
 struct CreateTenantRequest: Decodable {

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Stores
 
 /// Sets up the admin token and the `default` tenant when the service starts.
 ///

@@ -1,5 +1,6 @@
 import Emulation
 import Locking
+import Stores
 
 /// Checks admin tokens and API keys. Keys are looked up by their SHA-256; a small cache keeps the hot path off
 /// SQLite and is emptied whenever a key or tenant changes.

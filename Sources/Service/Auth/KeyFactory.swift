@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Stores
 
 /// Makes the stored record of an API key: its id, hash and display prefix.
 public enum KeyFactory {

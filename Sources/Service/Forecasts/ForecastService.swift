@@ -7,6 +7,7 @@ import Emulation
 import Foundation
 import Logging
 import Synchronization
+import Stores
 
 /// Runs the tenants' fleet forecasts (issue 14) off the server's threads: each forecast on worker threads of its
 /// own, at a lower priority than the requests, one at a time per tenant. Forecasts of all tenants take turns,

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Stores
 
 /// The answer of `POST /v1/scenarios/run`.
 public struct ScenarioReport: Encodable, Sendable {

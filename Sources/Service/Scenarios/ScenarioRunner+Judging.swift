@@ -1,4 +1,5 @@
 import Emulation
+import Stores
 
 /// Judging an expectation against the device's recorded events and the app states observed at the checkpoints.
 extension ScenarioRunner {

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Stores
 
 /// Runs a scenario in-process on a fresh device of a tenant: creates it through `DeviceService.create`,
 /// installs the apps, applies each step's command through `DeviceService.perform` after advancing the clock to the step's

@@ -3,6 +3,7 @@ import Emulation
 import Foundation
 import Service
 import Storage
+import Stores
 
 /// Creates API keys in a service's database file, as the admin routes do (``KeyFactory``, ``SecretGenerator``):
 /// only the SHA-256 is stored. SQLite's WAL and busy timeout make it safe while the service runs; the service looks

@@ -1,3 +1,4 @@
+import Emulation
 import Foundation
 
 /// An event as stored: its service-wide id (strictly increasing, the SSE id), owner and wall time.

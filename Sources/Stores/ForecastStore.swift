@@ -1,3 +1,4 @@
+import Emulation
 import Foundation
 
 /// Where the tenants' forecasts (issue 14) are kept: their state, progress, request, and when done their result and

@@ -1,3 +1,4 @@
+import Emulation
 import Foundation
 
 /// Where devices (with their apps) are kept, one document per device, and the events that happen on them.
