@@ -47,5 +47,16 @@ public struct APIEnvironment: Sendable {
     }
 
     /// Wall-clock milliseconds since 1970.
+    /// Tenants and their keys: a revoked key or a removed tenant is forgotten by the credentials' cache, and a removed
+    /// tenant's cached devices and running forecast go with its rows.
+    var tenantService: TenantService {
+        TenantService(
+            store: tenants, wallClock: wallClock, keysChanged: { [credentials] in credentials.invalidate() },
+            tenantRemoved: { [devices, forecasts] id in
+                devices.forgetTenant(id)
+                forecasts?.forgetTenant(id)
+            })
+    }
+
     var wallMilliseconds: Int64 { Int64((wallClock().timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -1,78 +1,62 @@
-import Emulation
 import HTTPServer
 import Service
 import Stores
 
-/// `/v1/admin/…`: tenants and their keys (admin token).
+/// `/v1/admin/…`: tenants and their keys (admin token), through ``TenantService``.
 enum AdminRoutes {
     static func register(on routes: inout RouteGroup, _ env: APIEnvironment) {
         routes.post("/tenants") { request, _ in
             let body = try JSONBody.decode(CreateTenantRequest.self, from: request)
-            if try env.tenants.tenant(named: body.name) != nil {
-                throw Problems.conflict("tenantExists", "A tenant named \"\(body.name)\" exists already.")
-            }
-            let now = env.wallClock()
-            let tenant = Tenant(id: SecretGenerator.newID("ten"), name: body.name, createdAt: now)
-            let (secret, key) = newKey(tenantId: tenant.id, env)
-            do {
-                try env.tenants.createTenant(tenant, firstKey: key)
-            } catch StoreError.duplicate {
-                throw Problems.conflict("tenantExists", "A tenant named \"\(body.name)\" exists already.")
-            }
+            let (tenant, key) = try refusals { try env.tenantService.createTenant(named: body.name) }
             let created = CreatedTenantBody(
-                id: tenant.id, name: tenant.name, createdAt: now.rfc3339, apiKey: secret, keyId: key.id)
+                id: tenant.id, name: tenant.name, createdAt: tenant.createdAt.rfc3339, apiKey: key.secret, keyId: key.record.id)
             return try JSONBody.response(created, status: .created, headers: ["Location": "/v1/admin/tenants/\(tenant.id)"])
         }
 
         routes.get("/tenants") { request, _ in
             let paging = try Pagination(request)
-            let page = try env.tenants.tenants(after: paging.cursor, limit: paging.limit)
+            let page = try env.tenantService.tenants(after: paging.cursor, limit: paging.limit)
             return try JSONBody.response(PageBody(items: page.items.map(TenantBody.init), nextCursor: page.nextCursor))
         }
 
         routes.get("/tenants/{tenantId}") { _, context in
-            let tenant = try tenant(context, env)
-            return try JSONBody.response(TenantDetailBody(tenant, keys: try env.tenants.keys(tenantId: tenant.id)))
+            let tenants = env.tenantService
+            let tenant = try refusals { try tenants.tenant(id: context.parameters.require("tenantId")) }
+            return try JSONBody.response(TenantDetailBody(tenant, keys: try tenants.keys(tenantId: tenant.id)))
         }
 
         routes.delete("/tenants/{tenantId}") { _, context in
             let id = try context.parameters.require("tenantId")
-            guard try env.tenants.deleteTenant(id: id) else { throw Problems.notFound("tenant", id) }
-            env.credentials.invalidate()
-            env.devices.forgetTenant(id)
-            env.forecasts?.forgetTenant(id)  // its rows went with it; its running forecast stops
+            try refusals { try env.tenantService.deleteTenant(id: id) }
             return HTTPResponse(status: .noContent)
         }
 
         routes.post("/tenants/{tenantId}/keys") { _, context in
-            let tenant = try tenant(context, env)
-            let (secret, key) = newKey(tenantId: tenant.id, env)
-            try env.tenants.addKey(key)
-            let body = CreatedKeyBody(id: key.id, prefix: key.prefix, createdAt: key.createdAt.rfc3339, apiKey: secret)
-            return try JSONBody.response(
-                body, status: .created, headers: ["Location": "/v1/admin/tenants/\(tenant.id)/keys/\(key.id)"])
+            let id = try context.parameters.require("tenantId")
+            let key = try refusals { try env.tenantService.issueKey(tenantId: id) }
+            let record = key.record
+            let body = CreatedKeyBody(id: record.id, prefix: record.prefix, createdAt: record.createdAt.rfc3339, apiKey: key.secret)
+            return try JSONBody.response(body, status: .created, headers: ["Location": "/v1/admin/tenants/\(id)/keys/\(record.id)"])
         }
 
         routes.delete("/tenants/{tenantId}/keys/{keyId}") { _, context in
-            let tenant = try tenant(context, env)
+            let tenants = env.tenantService
+            let tenant = try refusals { try tenants.tenant(id: context.parameters.require("tenantId")) }
             let keyId = try context.parameters.require("keyId")
-            guard try env.tenants.revokeKey(tenantId: tenant.id, keyId: keyId, at: env.wallClock()) else {
-                throw Problems.notFound("key", keyId)
-            }
-            env.credentials.invalidate()
+            try refusals { try tenants.revokeKey(tenantId: tenant.id, keyId: keyId) }
             return HTTPResponse(status: .noContent)
         }
     }
 
-    private static func tenant(_ context: HTTPRequestContext, _ env: APIEnvironment) throws -> Tenant {
-        let id = try context.parameters.require("tenantId")
-        guard let tenant = try env.tenants.tenant(id: id) else { throw Problems.notFound("tenant", id) }
-        return tenant
-    }
-
-    /// A fresh secret and the record that stores only its hash.
-    static func newKey(tenantId: String, _ env: APIEnvironment) -> (String, APIKeyRecord) {
-        let secret = SecretGenerator.newSecret()
-        return (secret, KeyFactory.record(for: secret, tenantId: tenantId, at: env.wallClock()))
+    /// Runs `body`; the tenant service's refusals become their problems (`409 tenantExists`, `404`).
+    @discardableResult
+    static func refusals<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let refusal as TenantService.Refusal {
+            switch refusal {
+            case .tenantExists(let name): throw Problems.conflict("tenantExists", "A tenant named \"\(name)\" exists already.")
+            case .noSuchTenant(let id): throw Problems.notFound("tenant", id)
+            case .noSuchKey(let id): throw Problems.notFound("key", id)
+            }
+        }
     }
 }

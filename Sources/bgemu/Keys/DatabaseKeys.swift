@@ -1,40 +1,26 @@
-import API
-import Emulation
 import Foundation
 import Service
 import Storage
 import Stores
 
-/// Creates API keys in a service's database file, as the admin routes do (``KeyFactory``, ``SecretGenerator``):
+/// Creates API keys in a service's database file through ``TenantService``, as the admin routes do:
 /// only the SHA-256 is stored. SQLite's WAL and busy timeout make it safe while the service runs; the service looks
 /// an unknown key up in the database, so it accepts the new key at once.
 struct DatabaseKeys {
     let path: String
 
     func create(tenant name: String, createTenant: Bool) throws -> IssuedKey {
-        let store = SQLiteTenantStore(database: try open())
-        let now = Date()
+        let tenants = TenantService(store: SQLiteTenantStore(database: try open()))
         do {
-            if let tenant = try store.tenant(named: name) {
-                let secret = SecretGenerator.newSecret()
-                let record = KeyFactory.record(for: secret, tenantId: tenant.id, at: now)
-                try store.addKey(record)
-                return IssuedKey(secret: secret, keyId: record.id, prefix: record.prefix, tenantId: tenant.id,
-                                 tenantName: tenant.name, tenantCreated: false)
-            }
-            guard createTenant else {
-                let names = try tenantNames(store)
-                throw CommandFailure.local(
-                    "\(path) has no tenant named \"\(name)\"; its tenants: "
-                        + (names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", "))
-                        + ". Give one of them, or --create-tenant to create \"\(name)\".")
-            }
-            let tenant = Tenant(id: SecretGenerator.newID("ten"), name: name, createdAt: now)
-            let secret = SecretGenerator.newSecret()
-            let record = KeyFactory.record(for: secret, tenantId: tenant.id, at: now)
-            try store.createTenant(tenant, firstKey: record)
-            return IssuedKey(secret: secret, keyId: record.id, prefix: record.prefix, tenantId: tenant.id,
-                             tenantName: tenant.name, tenantCreated: true)
+            let (tenant, key, created) = try tenants.issueKey(tenantNamed: name, creatingTenant: createTenant)
+            return IssuedKey(secret: key.secret, keyId: key.record.id, prefix: key.record.prefix, tenantId: tenant.id,
+                             tenantName: tenant.name, tenantCreated: created)
+        } catch TenantService.Refusal.noSuchTenant {
+            let names = try tenants.tenantNames()
+            throw CommandFailure.local(
+                "\(path) has no tenant named \"\(name)\"; its tenants: "
+                    + (names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", "))
+                    + ". Give one of them, or --create-tenant to create \"\(name)\".")
         } catch let error as StoreError {
             throw CommandFailure.local("cannot write to \(path): \(error)")
         }
@@ -65,16 +51,5 @@ struct DatabaseKeys {
                     : "\(path) was written by another version of bgemu: use that version's `bgemu keys create`")
         }
         return database
-    }
-
-    private func tenantNames(_ store: SQLiteTenantStore) throws -> [String] {
-        var names: [String] = []
-        var cursor: String?
-        repeat {
-            let page = try store.tenants(after: cursor, limit: 500)
-            names += page.items.map(\.name)
-            cursor = page.nextCursor
-        } while cursor != nil
-        return names
     }
 }

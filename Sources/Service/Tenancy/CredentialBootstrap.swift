@@ -2,7 +2,7 @@ import Emulation
 import Foundation
 import Stores
 
-/// Sets up the admin token and the `default` tenant when the service starts.
+/// Sets up the admin token and the `default` tenant (through ``TenantService``) when the service starts.
 ///
 /// - An admin token given by the operator is used (and its hash remembered); without one, the remembered hash is
 ///   used, and on a first start a new token is generated and shown once.
@@ -51,26 +51,20 @@ public enum CredentialBootstrap {
             throw Failure.noAdminToken
         }
 
+        let tenants = TenantService(store: store, wallClock: { now })
         let existing = try store.tenant(named: defaultTenantName)
         if let apiKey, !apiKey.isEmpty {
-            let hash = KeyHasher.sha256Hex(apiKey)
-            if let owner = try store.activeKey(hash: hash) {
+            if let owner = try store.activeKey(hash: KeyHasher.sha256Hex(apiKey)) {
                 guard owner.tenant.name == defaultTenantName else { throw Failure.apiKeyOfAnotherTenant }
                 return outcome
             }
-            let record = KeyFactory.record(for: apiKey, tenantId: existing?.id ?? SecretGenerator.newID("ten"), at: now)
-            if existing != nil {
-                try store.addKey(record)
+            if let existing {
+                _ = try tenants.addKey(apiKey, tenantId: existing.id)
             } else {
-                try store.createTenant(Tenant(id: record.tenantId, name: defaultTenantName, createdAt: now), firstKey: record)
+                _ = try tenants.create(named: defaultTenantName, secret: apiKey)
             }
         } else if isFirstStart, existing == nil {
-            let secret = SecretGenerator.newSecret()
-            let tenantId = SecretGenerator.newID("ten")
-            try store.createTenant(
-                Tenant(id: tenantId, name: defaultTenantName, createdAt: now),
-                firstKey: KeyFactory.record(for: secret, tenantId: tenantId, at: now))
-            outcome.generatedAPIKey = secret
+            outcome.generatedAPIKey = try tenants.create(named: defaultTenantName, secret: SecretGenerator.newSecret()).key.secret
         }
         return outcome
     }
