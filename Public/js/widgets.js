@@ -3,7 +3,8 @@
 import { $ } from "./dom.js";
 import { DeviceList } from "./devices.js";
 import { Feed } from "./feed.js";
-import { LaneModel, LaneView } from "./lanes.js";
+import { LaneModel } from "./lane-model.js";
+import { LaneView } from "./lanes.js";
 
 export const feed = new Feed($("feed"), $("feed-spacer"));
 export const model = new LaneModel();
