@@ -42,6 +42,7 @@ extension EventLoop {
             context.logger.error("Responder answered with an invalid status code", metadata: ["code": "\(response.status.code)"])
             response = HTTPProblem(status: .internalServerError, detail: "An internal error occurred.").response()
         }
+        request.extras?.endLease()  // an upload's slot is free before its answer can reach the client
         return response
     }
 

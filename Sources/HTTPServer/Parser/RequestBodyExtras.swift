@@ -1,19 +1,27 @@
+import Locking
+
 /// What an upload's request carries beside an in-memory body, in one reference so that an ordinary request
 /// pays a nil pointer for it: the body spooled to a file, the upload's admission (held as long as the request),
 /// and a gzip coding left for the worker to remove.
 final class RequestBodyExtras: Sendable {
     /// The body, when it was spooled (``HTTPRequest/body`` is then empty).
     let spooled: SpooledBody?
-    /// Whatever the server's `uploadAdmission` handed out for the request (a per-tenant slot), released when
-    /// the last copy of the request is gone: after its answer is written, or with the connection.
-    let lease: (any AnyObject & Sendable)?
+    /// Whatever the server's `uploadAdmission` handed out for the request (a per-tenant slot): given back as soon
+    /// as the request's answer is made (``endLease()``), before a byte of it is written, so that a client that
+    /// sends its next upload on reading the answer finds the slot free; else when the last copy of the request is
+    /// gone (a connection closed mid-body, a framing error).
+    var lease: (any AnyObject & Sendable)? { held.withLock { $0 } }
+    private let held: PlainLock<(any AnyObject & Sendable)?>
     /// The most bytes the body may decode to, while its gzip coding is still to be removed
     /// (``HTTPRequest/decodeDeferredContentCoding()``); nil when the body is as the handler sees it.
     let gzipLimit: Int?
 
     init(spooled: SpooledBody?, lease: (any AnyObject & Sendable)?, gzipLimit: Int?) {
         self.spooled = spooled
-        self.lease = lease
+        held = PlainLock(lease)
         self.gzipLimit = gzipLimit
     }
+
+    /// Gives back the request's lease now (its answer is made).
+    func endLease() { held.withLock { $0 = nil } }
 }
