@@ -4,7 +4,8 @@
 import { enc } from "./api.js";
 import { $, para } from "./dom.js";
 import { DEFAULT_REQUEST } from "./forecast-defaults.js";
-import { buildForm, fillRequest, markInvalid, readRequest } from "./forecast-form.js";
+import { buildForm, fillRequest, readRequest } from "./forecast-form.js";
+import { markInvalid } from "./forecast-form-invalid.js";
 import { ForecastList } from "./forecast-list.js";
 import { figuresTable, histogram, kindsOf, pushPlot, ranWithinPlot, whyNotPlot } from "./forecast-result.js";
 import { ForecastStream } from "./forecast-stream.js";
