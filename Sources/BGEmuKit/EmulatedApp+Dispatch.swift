@@ -29,7 +29,8 @@ extension EmulatedApp {
             if let runId = event.string("runId"), let task = lock.withLock({ tasks.removeValue(forKey: runId) }) { task.markEnded() }
         case .backgroundTaskExpiring:
             if let taskId = event.string("taskId"), let entry = BackgroundTaskRegistry.shared.find(self, taskId: taskId) {
-                entry.expirationHandler?()
+                // UIKit calls it synchronously on the main thread (Apple's `beginBackgroundTask(expirationHandler:)`).
+                MainQueue.run { entry.expirationHandler?() }
             }
         case .backgroundTaskEnded:
             if let taskId = event.string("taskId") { BackgroundTaskRegistry.shared.forget(self, taskIds: [taskId]) }
@@ -53,14 +54,16 @@ extension EmulatedApp {
             if !own, let failure = runLaunchClosure() { device.keepFailure(failure) }
         case let callback? where sceneCallback(callback):
             break
-        case "didBecomeActive": delegate?.applicationDidBecomeActive(application)
-        case "willResignActive": delegate?.applicationWillResignActive(application)
-        case "didEnterBackground": delegate?.applicationDidEnterBackground(application)
-        case "willEnterForeground": delegate?.applicationWillEnterForeground(application)
-        case "willTerminate": delegate?.applicationWillTerminate(application)
+        case "didBecomeActive": MainQueue.run { delegate?.applicationDidBecomeActive(application) }
+        case "willResignActive": MainQueue.run { delegate?.applicationWillResignActive(application) }
+        case "didEnterBackground": MainQueue.run { delegate?.applicationDidEnterBackground(application) }
+        case "willEnterForeground": MainQueue.run { delegate?.applicationWillEnterForeground(application) }
+        case "willTerminate": MainQueue.run { delegate?.applicationWillTerminate(application) }
         case "didReceiveRemoteNotification":
-            delegate?.application(application, didReceiveRemoteNotification: pushUserInfo(apnsId: event.string("apnsId")),
-                                  fetchCompletionHandler: { _ in })
+            let userInfo = pushUserInfo(apnsId: event.string("apnsId"))
+            MainQueue.run {
+                delegate?.application(application, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: { _ in })
+            }
         default: break
         }
         // The launch's notification follows the launch closure (`runLaunchClosure`).
@@ -87,13 +90,18 @@ extension EmulatedApp {
             }
             return (queue, QueuedCall { [self] in AppContext.$scoped.withValue(self) { handler.body(task) } })
         case "fetch":
-            delegate?.application(UIApplication.shared, performFetchWithCompletionHandler: fetchCompletion(runId))
+            let completion = fetchCompletion(runId)
+            MainQueue.run { delegate?.application(UIApplication.shared, performFetchWithCompletionHandler: completion) }
         case "remoteNotification":
-            delegate?.application(UIApplication.shared, didReceiveRemoteNotification: pushUserInfo(apnsId: event.string("apnsId")),
-                                  fetchCompletionHandler: fetchCompletion(runId))
+            let userInfo = pushUserInfo(apnsId: event.string("apnsId")), completion = fetchCompletion(runId)
+            MainQueue.run {
+                delegate?.application(UIApplication.shared, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: completion)
+            }
         case "urlSessionEvents":
-            delegate?.application(UIApplication.shared, handleEventsForBackgroundURLSession: identifier,
-                                  completionHandler: onceCompletion(runId))
+            let completion = onceCompletion(runId)
+            MainQueue.run {
+                delegate?.application(UIApplication.shared, handleEventsForBackgroundURLSession: identifier, completionHandler: completion)
+            }
         default:
             break
         }

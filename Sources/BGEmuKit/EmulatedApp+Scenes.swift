@@ -7,6 +7,11 @@ extension EmulatedApp {
         guard let sceneDelegate, ["didBecomeActive", "willResignActive", "didEnterBackground", "willEnterForeground"].contains(callback) else {
             return false
         }
+        MainQueue.run { sceneCallback(callback, sceneDelegate) }
+        return true
+    }
+
+    @MainActor private func sceneCallback(_ callback: String, _ sceneDelegate: any UISceneDelegate) {
         let scene = connectedScene(sceneDelegate)
         switch callback {
         case "didBecomeActive":
@@ -22,12 +27,11 @@ extension EmulatedApp {
             scene.activationState = .foregroundInactive
             sceneDelegate.sceneWillEnterForeground(scene)
         }
-        return true
     }
 
     /// The app's window scene; connected now (`scene(_:willConnectTo:options:)`, then `sceneWillEnterForeground`)
     /// when the app has none yet, as at the user's launch.
-    private func connectedScene(_ sceneDelegate: any UISceneDelegate) -> UIWindowScene {
+    @MainActor private func connectedScene(_ sceneDelegate: any UISceneDelegate) -> UIWindowScene {
         if let connected = lock.withLock({ self.scene }) { return connected }
         let scene = UIWindowScene(session: UISceneSession(role: .windowApplication, persistentIdentifier: "\(bundleId).scene"))
         scene.delegate = sceneDelegate
@@ -36,5 +40,14 @@ extension EmulatedApp {
         scene.activationState = .foregroundInactive
         sceneDelegate.sceneWillEnterForeground(scene)
         return scene
+    }
+}
+
+extension UIApplication {
+    /// The app's connected scenes (Apple's `@MainActor var connectedScenes: Set<UIScene>`, iOS 13): its window
+    /// scene once the user launched a scene-based app, else none.
+    @MainActor public var connectedScenes: Set<UIScene> {
+        let app = AppContext.app(for: "UIApplication.shared.connectedScenes")
+        return app.lock.withLock { app.scene.map { [$0] } ?? [] }
     }
 }

@@ -18,7 +18,7 @@ extension EmulatedDevice {
     /// Throws ``BGEmuError/stillBusy(_:)``, naming what is still open, when `timeout` of real time passes first.
     public func settle(timeout: Duration = .seconds(10), isolation: isolated (any Actor)? = #isolation) async throws {
         try await perform {
-            try await drain()
+            try await drain(isolation: isolation)
             let deadline = ContinuousClock.now.advanced(by: timeout)
             var now = try service.clockNow()
             var follower = RealTimeFollower()
@@ -31,7 +31,7 @@ extension EmulatedDevice {
                 follower.applied(outcome.now.timeIntervalSince(now))
                 now = outcome.now
                 VirtualDateFile.shared?.write(now)
-                try await drain()
+                try await drain(isolation: isolation)
             }
         }
     }
@@ -50,14 +50,14 @@ extension EmulatedDevice {
                 let outcome = try service.advance(to: target, stopAtAppCode: true)
                 now = outcome.now
                 VirtualDateFile.shared?.write(now)
-                try await drain()
+                try await drain(isolation: isolation)
                 if !outcome.stopped { reached = true }
                 continue
             }
             let owed = try await follower.step()
             if reached {
                 // At the target: the clock waits there for the app's code, bounded by the budget.
-                try await drain()
+                try await drain(isolation: isolation)
                 continue
             }
             let step = min(target, now.addingTimeInterval(owed))

@@ -110,7 +110,9 @@ public final class EmulatedDevice: @unchecked Sendable {
     /// Returns at the target once every app is idle — or once what keeps one busy has outlasted the budget; the
     /// clock does not pass the target while it waits.
     public func advanceClock(by seconds: TimeInterval, isolation: isolated (any Actor)? = #isolation) async throws {
-        try await perform { try await coSimulate(by: seconds) }
+        // `isolation` passed on: the closure is a nonisolated async one, where `#isolation` is nil (it runs on the
+        // global executor), and the app code that coSimulate dispatches would leave the caller's actor.
+        try await perform { try await coSimulate(by: seconds, isolation: isolation) }
     }
 
     /// Changes the device's conditions; each left nil keeps its value. Low Power Mode or Background App Refresh off

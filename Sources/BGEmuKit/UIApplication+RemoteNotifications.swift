@@ -13,7 +13,7 @@ extension UIApplication {
         let token = Self.deviceToken(deviceId: app.device.id, bundleId: app.bundleId)
         DispatchQueue.main.async {
             AppContext.$scoped.withValue(app) {
-                app.delegate?.application(UIApplication.shared, didRegisterForRemoteNotificationsWithDeviceToken: token)
+                MainQueue.run { app.delegate?.application(UIApplication.shared, didRegisterForRemoteNotificationsWithDeviceToken: token) }
             }
         }
     }

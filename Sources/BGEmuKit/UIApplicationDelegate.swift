@@ -3,7 +3,7 @@ import Foundation
 /// The app delegate's callbacks that background execution makes, with Apple's names. Every method is optional:
 /// the protocol extension gives each an empty default (the completion handlers of the defaults are not called,
 /// as an app that does not implement them never calls them).
-public protocol UIApplicationDelegate: AnyObject {
+@MainActor public protocol UIApplicationDelegate: AnyObject {
     /// The app became active (R1).
     func applicationDidBecomeActive(_ application: UIApplication)
     /// The app is about to leave the foreground (R1).

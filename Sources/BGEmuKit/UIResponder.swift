@@ -2,7 +2,7 @@ import Foundation
 
 /// Apple's `UIResponder`, the base class an app's `AppDelegate` and `SceneDelegate` inherit from
 /// (`class AppDelegate: UIResponder, UIApplicationDelegate`). It responds to no events here: BGEmuKit emulates no UI.
-open class UIResponder: NSObject {
+@MainActor open class UIResponder: NSObject {
     /// A responder. Not `required`, as UIKit's is not: an `AppDelegate` may declare `override init()` (found by
     /// running NetNewsWire's background code, issue 27).
     public override init() { super.init() }

@@ -2,7 +2,7 @@
 /// instead of the app delegate's `applicationDidBecomeActive`, `applicationWillResignActive`,
 /// `applicationDidEnterBackground` and `applicationWillEnterForeground`; so does BGEmuKit. Every method is optional:
 /// the protocol extension gives each an empty default.
-public protocol UISceneDelegate: AnyObject {
+@MainActor public protocol UISceneDelegate: AnyObject {
     /// The scene was connected to the app (at the user's launch), before it enters the foreground.
     func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions)
     /// The scene was released by the system.

@@ -46,6 +46,23 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         later { completionHandler(true, nil) }
     }
 
+    /// Sets the app icon's badge (iOS 16): kept as the app's `badgeCount` (bgemu shows no icon).
+    open func setBadgeCount(_ newBadgeCount: Int, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        badgeCount = newBadgeCount
+        if let completionHandler { later { completionHandler(nil) } }
+    }
+
+    /// Sets the app icon's badge (iOS 16).
+    open func setBadgeCount(_ newBadgeCount: Int) async throws { badgeCount = newBadgeCount }
+
+    private let badgeLock = NSLock()
+    private var badge = 0
+    /// The badge the app last set with ``setBadgeCount(_:withCompletionHandler:)`` (bgemu's, for tests).
+    public var badgeCount: Int {
+        get { badgeLock.withLock { badge } }
+        set { badgeLock.withLock { badge = newValue } }
+    }
+
     /// Asks the user to allow `options` (iOS 10); bgemu grants them.
     open func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
         grant(options)

@@ -5,7 +5,7 @@ import Testing
 
 /// Co-simulated time: while the app's code is at work the device's clock follows real time; it jumps only while
 /// every app is idle, and again once app code has outlasted the real-time budget.
-@Suite struct CoSimulationTests {
+@MainActor @Suite struct CoSimulationTests {
     static let start = Date(timeIntervalSince1970: 1_767_225_600)  // the fake's 2026-01-01T00:00:00Z
 
     /// A launched app in the background whose refresh handler is `handler`; the next advance starts `run_1` 10 s
@@ -60,7 +60,9 @@ import Testing
 
     @Test func aNeverCompletingHandlerStillExpiresOnceTheBudgetIsSpent() async throws {
         let expirations = Recorder<Date>()
-        let fixture = try await backgroundApp(budget: .milliseconds(300)) { task in
+        // A budget of a second: the steps counted below are 20 ms of sleep each, so even steps stretched tenfold
+        // by a loaded machine make more than four in the two budgets waited.
+        let fixture = try await backgroundApp(budget: .seconds(1)) { task in
             task.expirationHandler = { expirations.append(EmulatedDevice.currentDate ?? .distantPast) }
         }
         let clock = ContinuousClock()
@@ -71,7 +73,7 @@ import Testing
         let kill = try #require(fixture.app.terminations.first)
         #expect(kill.reason == "watchdog" && kill.terminationCode == "0x8badf00d")
         #expect(kill.at == Self.start.addingTimeInterval(45))
-        #expect(elapsed >= .milliseconds(300))  // it waited a budget (no upper bound: CI's load stretches real time)
+        #expect(elapsed >= .seconds(1))  // it waited a budget (no upper bound: CI's load stretches real time)
         #expect(fixture.service.virtualNow == Self.start.addingTimeInterval(120))
         // While it waited, the clock followed real time in small steps.
         #expect(fixture.service.calls.filter { $0 == .advance(stop: true) }.count > 4)

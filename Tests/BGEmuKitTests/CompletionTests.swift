@@ -6,7 +6,7 @@ import Testing
 /// `setTaskCompleted` ends the run, but the device suspends the app only once the app's current work has returned
 /// (the handler, then what it left on the main queue and on its queue), as iOS does (R23): the next line still runs
 /// in a running app.
-@Suite struct CompletionTests {
+@MainActor @Suite struct CompletionTests {
     /// Launches the fixture's app with `handler` for the refresh identifier, moves it to the background and plays
     /// one refresh run.
     func runRefresh(_ fixture: HarnessFixture, queue: DispatchQueue? = nil, _ handler: @escaping (BGTask) -> Void) async throws {

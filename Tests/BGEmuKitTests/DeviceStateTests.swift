@@ -164,7 +164,7 @@ import Testing
     }
 
     @Test func aDeviceEventReachesEveryAppOfTheDevice() async {
-        await #expect(processExitsWith: .success) {
+        await #expect(processExitsWith: .success) { @MainActor in
             let fixture = try await HarnessFixture()
             let other = try await fixture.device.install(
                 bundleId: "com.example.mail", backgroundModes: ["fetch"], permittedIdentifiers: [])

@@ -6,7 +6,7 @@ import Testing
 /// each test runs in a process of its own, where no other test's app posts.
 @Suite struct NotificationTests {
     @Test func R1_R2_eachLifecycleNotificationIsPostedRightAfterItsDelegateCallback() async {
-        await #expect(processExitsWith: .success) {
+        await #expect(processExitsWith: .success) { @MainActor in
             let fixture = try await HarnessFixture()
             let log = Recorder<String>()
             let delegate = LifecycleLoggingDelegate(log: log)

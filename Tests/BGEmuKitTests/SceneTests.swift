@@ -2,7 +2,7 @@ import Testing
 @testable import BGEmuKit
 
 /// A scene-based app gets its foreground and background callbacks through its scene's delegate, as UIKit makes them.
-@Suite struct SceneTests {
+@MainActor @Suite struct SceneTests {
     @Test func R1_aSceneBasedAppGetsTheScenesCallbacksInsteadOfTheAppDelegates() async throws {
         let fixture = try await HarnessFixture()
         let appDelegate = LoggingAppDelegate()

@@ -12,7 +12,7 @@ private final class DelegateWithItsOwnInit: UIResponder, UIApplicationDelegate {
     }
 }
 
-@Suite struct UIResponderTests {
+@MainActor @Suite struct UIResponderTests {
     @Test func anAppDelegateMayOverrideInitAsOnIOS() {
         #expect(DelegateWithItsOwnInit().launchedAt == "init")
         #expect(UIWindow().windowScene == nil)

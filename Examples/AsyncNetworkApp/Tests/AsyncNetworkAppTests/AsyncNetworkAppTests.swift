@@ -6,7 +6,7 @@ import Testing
 /// The app's own code against a bgemu device (`BGEMU_URL`, `BGEMU_API_KEY`) and a stub of its server that answers
 /// after a real 300 ms: the refresh handler completes in a `Task` once the answer has come, and the device's clock
 /// follows real time meanwhile, so the run completes within its 30 s as on a phone.
-@Suite(.serialized) struct AsyncNetworkAppTests {
+@MainActor @Suite(.serialized) struct AsyncNetworkAppTests {
     static let bundleId = "com.example.headlines"
     static let headlines = #"["Markets rally","Rain tomorrow"]"#
 

@@ -6,7 +6,7 @@ import Testing
 /// The app's own export code against a bgemu device (`BGEMU_URL`, `BGEMU_API_KEY`) on iOS 26: the export the user
 /// starts in the foreground is a continued processing task that keeps running in the background while its progress
 /// advances (R41).
-@Suite(.serialized) struct ContinuedExportAppTests {
+@MainActor @Suite(.serialized) struct ContinuedExportAppTests {
     static let bundleId = "com.example.exporter"
 
     /// A new iOS 26 device with the app installed from its Info.plist and launched by the user; the exporter's

@@ -8,7 +8,7 @@ import Testing
 /// cancellation — within the grace the device gives, because the device's clock follows real time while the app's
 /// code is at work. The real-time budget is half a second (the default is two), so that the harness soon stops
 /// waiting for work that only the expiration ends.
-@Suite(.serialized) struct ExpirationAppTests {
+@MainActor @Suite(.serialized) struct ExpirationAppTests {
     static let bundleId = "com.example.photos"
 
     /// A new device with the app installed from its Info.plist, launched by the user, then sent to the background.

@@ -5,7 +5,7 @@ import Testing
 
 /// The app's own code against a bgemu device (`BGEMU_URL`, `BGEMU_API_KEY`): its lifecycle observer runs on the main
 /// operation queue and its save in a main-queue block, outside every task the harness binds.
-@Suite(.serialized) struct ObserverAppTests {
+@MainActor @Suite(.serialized) struct ObserverAppTests {
     static let bundleId = "com.example.drafts"
 
     /// A new device with the app installed from its Info.plist and launched by the user.

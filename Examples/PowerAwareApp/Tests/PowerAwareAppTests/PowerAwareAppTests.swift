@@ -6,7 +6,7 @@ import Testing
 /// The app's own code against a bgemu device (`BGEMU_URL`, `BGEMU_API_KEY`): the tests toggle the device's Low Power
 /// Mode and Background App Refresh switches, and the app's own, and the app pauses and resumes its sync from the
 /// notifications iOS posts.
-@Suite(.serialized) struct PowerAwareAppTests {
+@MainActor @Suite(.serialized) struct PowerAwareAppTests {
     static let bundleId = "com.example.poweraware"
 
     /// A new device with the app installed from its Info.plist and launched by the user.

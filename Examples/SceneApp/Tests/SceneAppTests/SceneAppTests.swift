@@ -6,7 +6,7 @@ import UIKit
 
 /// The scene-based app's own code against a bgemu device (`BGEMU_URL`, `BGEMU_API_KEY`): a fresh device per test, the
 /// app installed from its real Info.plist, its delegates set as UIKit would make them, virtual time advanced.
-@Suite(.serialized) struct SceneAppTests {
+@MainActor @Suite(.serialized) struct SceneAppTests {
     static let bundleId = "com.example.articles"
 
     /// A new device with the app installed and launched by the user.

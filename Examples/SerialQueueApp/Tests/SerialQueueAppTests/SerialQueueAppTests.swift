@@ -5,7 +5,7 @@ import Testing
 
 /// The app's own code against a bgemu device (`BGEMU_URL`, `BGEMU_API_KEY`): its submits run on its serial queue,
 /// outside every task the harness binds, and reach the app the process drives.
-@Suite(.serialized) struct SerialQueueAppTests {
+@MainActor @Suite(.serialized) struct SerialQueueAppTests {
     static let bundleId = "com.example.feeds"
 
     /// A new device with the app installed from its Info.plist and launched by the user.

@@ -6,7 +6,7 @@ import Testing
 /// The app's own code against a bgemu device (`BGEMU_URL`, `BGEMU_API_KEY`): it registers for remote notifications
 /// at launch, and bgemu's silent pushes wake it (R29–R31) in `application(_:didReceiveRemoteNotification:
 /// fetchCompletionHandler:)`, whose `.newData` completes the run.
-@Suite(.serialized) struct SilentPushAppTests {
+@MainActor @Suite(.serialized) struct SilentPushAppTests {
     static let bundleId = "com.example.silentpush"
 
     /// A new device with the app installed from its Info.plist and launched by the user.

@@ -6,7 +6,7 @@ import WeatherApp
 /// The weather app's own background code, run against a bgemu device (`BGEMU_URL`, `BGEMU_API_KEY`): each test makes
 /// a fresh device, installs the app from its real Info.plist, launches it with its real didFinishLaunching, and lets
 /// virtual time pass.
-@Suite(.serialized) struct WeatherAppTests {
+@MainActor @Suite(.serialized) struct WeatherAppTests {
     static let bundleId = "com.example.weather"
 
     /// A new device with the app installed and launched by the user, its delegate set.
