@@ -8,10 +8,15 @@
 //   device-panel.js   its name, clock, conditions, apps and pending task requests
 //   details.js        the detail panel;  controls.js  the tester's controls;  url.js  the page's address
 //   pages.js          the devices page or the forecast page, as the address says
-//   forecast.js       the forecast page: forecast-form.js (with form-parts.js, row-table.js, plist.js and
-//                     forecast-defaults.js), forecast-stream.js (progress events), forecast-list.js,
-//                     forecast-result.js (with svg-plot.js)
-//   state.js, widgets.js, views.js, dom.js   shared state, the widgets, status lines, element helpers
+//   forecast.js       the forecast page's controller: forecast-api.js (its routes), forecast-text.js (its words),
+//                     forecast-panel.js (the forecast shown, with forecast-answer.js), forecast-download.js (CSV),
+//                     forecast-form.js (with forecast-form-fields.js, forecast-form-inputs.js,
+//                     forecast-form-invalid.js, forecast-request.js, forecast-plist-picker.js, form-parts.js,
+//                     row-table.js, plist.js and forecast-defaults.js), forecast-stream.js (progress events),
+//                     forecast-list.js, forecast-result.js (with svg-plot.js)
+//   widgets.js        the widgets: feed.js, devices.js and the lanes (lanes.js, the view, over lane-model.js,
+//                     lane-time.js, lane-drawing.js, lane-marks.js and lane-svg.js)
+//   state.js, views.js, dom.js   shared state, status lines, element helpers
 import { bindControls } from "./controls.js";
 import { bindDeviceForm, deleteDevice } from "./device-actions.js";
 import { selectDevice } from "./device.js";

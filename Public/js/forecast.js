@@ -1,16 +1,21 @@
 // The forecast page: the form sends a forecast (`POST /v1/forecasts`); the forecast shown is followed by its progress
 // events on the tenant's stream and by polling its resource; Cancel deletes it while it runs; once done its figures
-// and plots show, with its rows as a CSV download; past forecasts are listed to reopen or delete.
-import { enc } from "./api.js";
-import { $, para } from "./dom.js";
+// and plots show, with its rows as a CSV download; past forecasts are listed to reopen or delete. This is the page's
+// controller: it decides which forecast is shown and when to read it again, and drops answers that come too late. It
+// draws nothing itself (forecast-panel.js shows what it is told) and holds no words of a forecast (forecast-text.js).
+import { $ } from "./dom.js";
+import * as api from "./forecast-api.js";
 import { DEFAULT_REQUEST } from "./forecast-defaults.js";
+import { downloadRows } from "./forecast-download.js";
 import { buildForm, fillRequest, readRequest } from "./forecast-form.js";
 import { markInvalid } from "./forecast-form-invalid.js";
 import { ForecastList } from "./forecast-list.js";
-import { figuresTable, histogram, kindsOf, pushPlot, ranWithinPlot, whyNotPlot } from "./forecast-result.js";
+import {
+  progressSeenSoFar, resetProgressSeen, showForecast, showNoForecast, showProgress, shownProgress, status,
+} from "./forecast-panel.js";
 import { ForecastStream } from "./forecast-stream.js";
+import { seedProblem } from "./forecast-text.js";
 import { state } from "./state.js";
-import { percent } from "./svg-plot.js";
 import { setForecastLink } from "./url.js";
 
 const view = {
@@ -20,19 +25,10 @@ const view = {
   listing: false,       // a read of the list in flight
   listAgain: false,     // and another one asked for meanwhile
   pollTimer: null,
-  progressSeen: [],     // [source, progress, state] as the bar moved (for the browser tests)
 };
 
 const stream = new ForecastStream(onProgressEvent);
 const list = new ForecastList($("fc-list"), { onDelete: deleteForecast });
-
-function status(text, kind = "") {
-  const s = $("fc-status");
-  s.textContent = text;
-  s.className = `action-status ${kind}`;
-}
-
-const path = (id) => `/v1/forecasts/${enc(id)}`;
 
 // ---------------------------------------------------------------- the page
 
@@ -60,8 +56,7 @@ export function leaveForecastPage(forget = false) {
   if (forget) {
     view.generation += 1;
     view.current = null;
-    $("fc-current").hidden = true;
-    $("fc-empty").hidden = false;
+    showNoForecast();
     list.update([], null);
   }
 }
@@ -71,7 +66,7 @@ async function loadList() {
   if (view.listing) { view.listAgain = true; return; }
   view.listing = true;
   try {
-    const answer = await state.api.get("/v1/forecasts");
+    const answer = await api.listForecasts();
     if (view.shown) list.update(answer.forecasts || [], view.current && view.current.forecastId);
     $("fc-list-status").textContent = "";
   } catch (error) {
@@ -89,7 +84,7 @@ async function openForecast(id, fill) {
   const generation = ++view.generation;
   status(`Opening ${id}…`);
   try {
-    const forecast = await state.api.get(path(id));
+    const forecast = await api.readForecast(id);
     if (generation !== view.generation) return;
     status("");
     if (fill) fillRequest(forecast.request || DEFAULT_REQUEST);
@@ -103,47 +98,12 @@ async function openForecast(id, fill) {
 /** Shows `forecast`: its progress while it runs (and follows it), its answer when done, its problem when failed. */
 function show(forecast) {
   const changed = !view.current || view.current.forecastId !== forecast.forecastId;
-  if (changed) view.progressSeen = [];
+  if (changed) resetProgressSeen();
   view.current = forecast;
   if (view.shown) setForecastLink(forecast.forecastId);   // not over the devices page's address
-  $("fc-empty").hidden = true;
-  $("fc-current").hidden = false;
-  $("fc-current").dataset.state = forecast.state;
-  $("fc-current").dataset.forecastId = forecast.forecastId;
-  const r = forecast.request || {};
-  $("fc-current-title").textContent = `${forecast.forecastId}: ${r.devices} devices × ${r.days} days`;
-  setProgress(forecast.progress ?? 0, forecast.state, "get");
-  $("fc-cancel").hidden = forecast.state !== "running";
-  $("fc-csv").hidden = forecast.state !== "done";
-  const error = $("fc-error");
-  error.hidden = forecast.state !== "failed";
-  error.textContent = forecast.state === "failed" && forecast.error
-    ? `${forecast.error.title || "Failed"}: ${forecast.error.detail || ""}` : "";
-  $("fc-meta").textContent = meta(forecast);
-  if (forecast.state === "done" && forecast.result) renderResult(forecast.result);
-  else { $("fc-figures-box").replaceChildren(); $("fc-plots").replaceChildren(); }
-  for (const a of $("fc-list").querySelectorAll("a")) {
-    if (a.closest("li").dataset.forecastId === forecast.forecastId) a.setAttribute("aria-current", "true"); else a.removeAttribute("aria-current");
-  }
+  showForecast(forecast);
   clearTimeout(view.pollTimer);
   if (forecast.state === "running") schedulePoll();
-}
-
-function meta(f) {
-  const parts = [`started ${f.createdAt ? f.createdAt.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC") : "?"}`];
-  if (f.finishedAt) parts.push(`finished ${f.finishedAt.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC")}`);
-  if (f.devicesPerSecond) parts.push(`${Math.round(f.devicesPerSecond).toLocaleString("en")} devices/s`);
-  if (f.request) parts.push(`seed ${f.request.seed}`, `iOS ${f.request.osVersion}`, f.request.app ? f.request.app.bundleId : "");
-  return parts.filter(Boolean).join(" · ");
-}
-
-function setProgress(progress, forecastState, source) {
-  const bar = $("fc-progress");
-  bar.value = Math.max(0, Math.min(1, progress));
-  bar.dataset.state = forecastState;
-  $("fc-progress-text").textContent = forecastState === "running" ? `running: ${percent(progress, 0)}`
-    : forecastState === "done" ? "done: 100 %" : forecastState;
-  view.progressSeen.push([source, progress, forecastState]);
 }
 
 /** Polls the forecast shown while it runs: every 3 s while the stream is open, every second otherwise. */
@@ -153,10 +113,10 @@ function schedulePoll() {
   view.pollTimer = setTimeout(async () => {
     if (generation !== view.generation || !view.shown) return;
     try {
-      const forecast = await state.api.get(path(id));
+      const forecast = await api.readForecast(id);
       if (generation !== view.generation || !view.current || view.current.forecastId !== id) return;
       if (forecast.state !== "running") { show(forecast); loadList(); return; }
-      if (forecast.progress > $("fc-progress").value) setProgress(forecast.progress, forecast.state, "poll");
+      if (forecast.progress > shownProgress()) showProgress(forecast.progress, forecast.state, "poll");
     } catch (error) {
       if (generation !== view.generation) return;
       if (error.status === 404) { forgetCurrent(`${id} no longer exists.`); return; }
@@ -171,13 +131,13 @@ function onProgressEvent(data) {
   const current = view.current;
   if (!current || current.forecastId !== data.forecastId || current.state !== "running") return;
   if (data.state === "running") {
-    if (data.progress >= $("fc-progress").value) setProgress(data.progress, "running", "stream");
+    if (data.progress >= shownProgress()) showProgress(data.progress, "running", "stream");
     return;
   }
   // The end: its result (or problem) is committed before this event is sent.
-  setProgress(data.state === "done" ? 1 : data.progress, data.state, "stream");
+  showProgress(data.state === "done" ? 1 : data.progress, data.state, "stream");
   const generation = view.generation;
-  state.api.get(path(data.forecastId)).then((forecast) => {
+  api.readForecast(data.forecastId).then((forecast) => {
     if (generation === view.generation) { show(forecast); loadList(); }
   }).catch((error) => { if (generation === view.generation) status(`Reading ${data.forecastId} failed: ${error.message}`, "bad"); });
 }
@@ -186,58 +146,10 @@ function forgetCurrent(message) {
   view.generation += 1;
   clearTimeout(view.pollTimer);
   view.current = null;
-  $("fc-current").hidden = true;
-  $("fc-empty").hidden = false;
+  showNoForecast();
   setForecastLink(null);
   if (message) status(message, "good");
   loadList();
-}
-
-// ---------------------------------------------------------------- the answer
-
-function renderResult(result) {
-  const kinds = kindsOf(result);
-  $("fc-figures-box").replaceChildren(kinds.length ? figuresTable(result)
-    : para("The app neither submits BGTask requests nor sets a fetch interval at launch: there are no runs to forecast.", "muted"));
-  const plots = [];
-  if (kinds.length) {
-    plots.push(figure("fc-plot-ran", ranWithinPlot(result)));
-    plots.push(histogramFigure(result, kinds));
-    plots.push(figure("fc-plot-whynot", whyNotPlot(result)));
-  }
-  if (result.pushes && result.pushes.sent > 0) plots.push(figure("fc-plot-pushes", pushPlot(result.pushes)));
-  $("fc-plots").replaceChildren(...plots);
-}
-
-function figure(id, svg) {
-  const f = document.createElement("figure");
-  f.id = id;
-  f.className = "plot-box";
-  f.append(svg);
-  return f;
-}
-
-/** The histogram of one kind at a time, with a switch between kinds when there are several. */
-function histogramFigure(result, kinds) {
-  const f = figure("fc-plot-histogram", histogram(result, kinds[0].key));
-  if (kinds.length > 1) {
-    const fieldset = document.createElement("fieldset");
-    fieldset.className = "kind-switch";
-    const legend = document.createElement("legend");
-    legend.className = "visually-hidden";
-    legend.textContent = "Histogram of";
-    fieldset.append(legend);
-    kinds.forEach((k, n) => {
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      Object.assign(input, { type: "radio", name: "fc-histogram-kind", value: k.key, checked: n === 0 });
-      input.addEventListener("change", () => f.querySelector("svg").replaceWith(histogram(result, k.key)));
-      label.append(input, ` ${k.label}`);
-      fieldset.append(label);
-    });
-    f.prepend(fieldset);
-  }
-  return f;
 }
 
 // ---------------------------------------------------------------- actions
@@ -246,16 +158,16 @@ async function submit(event) {
   event.preventDefault();
   markInvalid([]);
   const request = readRequest();
-  if (request.seed !== undefined && !Number.isSafeInteger(request.seed)) {
-    // JSON numbers in the browser are doubles: a larger seed would be sent rounded to another one.
-    status(`Forecast not sent: seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER} here (the API takes any UInt64).`, "bad");
+  const refused = seedProblem(request);
+  if (refused) {
+    status(refused, "bad");
     markInvalid([{ field: "seed" }]);
     return;
   }
   status("Starting the forecast…");
   $("fc-run").disabled = true;
   try {
-    const forecast = await state.api.post("/v1/forecasts", request);
+    const forecast = await api.startForecast(request);
     view.generation += 1;
     status(`Started ${forecast.forecastId}.`, "good");
     show(forecast);
@@ -273,30 +185,11 @@ async function deleteForecast(id) {
     || list.items.some((f) => f.forecastId === id && f.state === "running");
   status(`${running ? "Cancelling" : "Deleting"} ${id}…`);
   try {
-    await state.api.del(path(id));
+    await api.deleteForecast(id);
     if (view.current && view.current.forecastId === id) forgetCurrent(`${running ? "Cancelled and deleted" : "Deleted"} ${id}.`);
     else { status(`${running ? "Cancelled and deleted" : "Deleted"} ${id}.`, "good"); loadList(); }
   } catch (error) {
     status(`${running ? "Cancelling" : "Deleting"} ${id} failed: ${error.message}`, "bad");
-  }
-}
-
-async function downloadCsv() {
-  const id = view.current.forecastId;
-  status(`Downloading the rows of ${id}…`);
-  try {
-    const blob = await state.api.blob(`${path(id)}/devices`, "text/csv");
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = `forecast-${id}.csv`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60000);
-    status(`Downloaded forecast-${id}.csv (${blob.size.toLocaleString("en")} bytes).`, "good");
-  } catch (error) {
-    status(`Download failed: ${error.message}`, "bad");
   }
 }
 
@@ -305,7 +198,7 @@ export function bindForecast() {
   $("forecast-form").addEventListener("submit", submit);
   $("fc-reset").addEventListener("click", () => { fillRequest(DEFAULT_REQUEST); status("The form holds the defaults again."); });
   $("fc-cancel").addEventListener("click", () => view.current && deleteForecast(view.current.forecastId));
-  $("fc-csv").addEventListener("click", downloadCsv);
+  $("fc-csv").addEventListener("click", async () => downloadRows(view.current.forecastId));
 }
 
 /** For the browser tests: the forecast shown and how its bar moved. */
@@ -313,7 +206,7 @@ export function forecastProbe() {
   return {
     id: view.current ? view.current.forecastId : null,
     state: view.current ? view.current.state : null,
-    progressSeen: view.progressSeen.map((p) => p.slice()),
+    progressSeen: progressSeenSoFar(),
     streamEvents: stream.events,
     streamLive: stream.live,
   };
