@@ -29,7 +29,7 @@ extension EmulatedApp {
                 return []
             }
         }
-        now.forEach(Self.post)
+        now.forEach(post)
     }
 
     /// Posts what a suspended app missed, once it runs again (state `to`).
@@ -47,7 +47,7 @@ extension EmulatedApp {
                 return []
             }
         }
-        missed.forEach(Self.post)
+        missed.forEach(post)
     }
 
     /// Whether `event` changed the app's `backgroundRefreshStatus` (iOS posts its notification only then): its
@@ -99,8 +99,8 @@ extension EmulatedApp {
 
     /// Posts `name` with the object iOS posts it with: the process's `ProcessInfo` for the power state, else the
     /// application.
-    private static func post(_ name: Notification.Name) {
+    private func post(_ name: Notification.Name) {
         let object: Any = name == .NSProcessInfoPowerStateDidChange ? ProcessInfo.processInfo : UIApplication.shared
-        NotificationCenter.default.post(name: name, object: object)
+        postSoon(name, object: object)
     }
 }

@@ -68,7 +68,7 @@ extension EmulatedApp {
         }
         // The launch's notification follows the launch closure (`runLaunchClosure`).
         if let callback = event.string("callback"), callback != "didFinishLaunching" {
-            application.postNotification(after: callback)
+            postNotification(after: callback)
         }
     }
 

@@ -53,6 +53,8 @@ public final class EmulatedApp: @unchecked Sendable {
     var endings: [Termination] = []
     /// Set while the launch closure runs.
     var launching = false
+    /// Notifications posted on the main queue that the harness makes right after the turn (``NotificationPosting``).
+    var keptPosts: [KeptPost] = []
     /// The harness's user launch whose `launch` call has not been sent yet: it is sent, with the identifiers
     /// registered so far, at the first call of the app's code that needs the app running (a submit, a background
     /// task, the fetch interval), or when the closure returns. bgemu takes a launch's handlers when the launch
@@ -179,7 +181,7 @@ public final class EmulatedApp: @unchecked Sendable {
         do {
             try AppContext.$scoped.withValue(self) {
                 try closure()
-                UIApplication.shared.postNotification(after: "didFinishLaunching")
+                postNotification(after: "didFinishLaunching")
             }
             return nil
         } catch {

@@ -176,7 +176,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     /// dispatched in order until none is left; then throws what the app's code could not report (a service that
     /// could not be reached).
     func perform<T>(
-        isolation: isolated (any Actor)? = #isolation, turnOf app: EmulatedApp? = nil, _ work: () async throws -> T
+        isolation: isolated (any Actor)? = #isolation, turnOf app: EmulatedApp? = nil, _ work: nonisolated(nonsending) () async throws -> T
     ) async throws -> T {
         await gate.enter()
         ProcessBinding.shared.enter(self)
@@ -187,6 +187,7 @@ public final class EmulatedDevice: @unchecked Sendable {
         app?.openTurn()
         let outcome: Result<T, any Error>
         do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
+        for installed in installedApps { await installed.postKept() }
         await app?.closeTurn()
         try await drain()
         if case .failure(let error) = outcome { throw (error as? ServiceProblem).map(BGEmuError.problem) ?? error }
@@ -214,6 +215,7 @@ public final class EmulatedDevice: @unchecked Sendable {
                     app.trackBusy(event)
                     app.openTurn()
                     if let (queue, call) = app.dispatch(event) { await queue.run(call) }
+                    await app.postKept()
                     await app.closeTurn()
                     app.trackBusy(after: event)
                 }

@@ -10,6 +10,9 @@ enum MainQueue {
         return key
     }()
 
+    /// Whether the caller runs on the main queue.
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+
     static func run<T: Sendable>(_ body: @MainActor () throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: key) == true { return try MainActor.assumeIsolated(body) }
         return try DispatchQueue.main.sync { try MainActor.assumeIsolated(body) }

@@ -32,9 +32,12 @@ extension UIApplication {
         }
     }
 
-    /// Posts the notification that follows the delegate callback `callback`, if any.
+}
+
+extension EmulatedApp {
+    /// Posts the notification that follows the delegate callback `callback`, if any, with the application.
     func postNotification(after callback: String) {
-        guard let name = Self.notification(after: callback) else { return }
-        NotificationCenter.default.post(name: name, object: self)
+        guard let name = UIApplication.notification(after: callback) else { return }
+        postSoon(name, object: UIApplication.shared)
     }
 }

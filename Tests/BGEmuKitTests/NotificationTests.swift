@@ -53,6 +53,33 @@ import Testing
     }
 }
 
+/// A `@MainActor` test's harness runs on the main queue (under Swift Testing, on a thread that is not the main
+/// thread): an observer on the main operation queue still runs once, on the main queue, before the call returns, and
+/// one with no queue runs on the main queue as on iOS, instead of the post waiting forever for the main queue.
+@MainActor @Suite struct MainActorNotificationTests {
+    @Test(.timeLimit(.minutes(1))) func R8_inAMainActorTestAMainQueueObserverRunsAndBeginsAValidBackgroundTask() async {
+        await #expect(processExitsWith: .success) { @MainActor in
+            let fixture = try await HarnessFixture()
+            let began = Recorder<UIBackgroundTaskIdentifier>()
+            let onMain = Recorder<Bool>()
+            let observers = [
+                NotificationCenter.default.addObserver(
+                    forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main
+                ) { _ in began.append(UIApplication.shared.beginBackgroundTask(withName: "save")) },
+                NotificationCenter.default.addObserver(
+                    forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: nil
+                ) { _ in onMain.append(OperationQueue.current === OperationQueue.main) },
+            ]
+            try await fixture.app.launch {}
+            try await fixture.app.moveToBackground()
+            #expect(began.all.count == 1 && began.all.first != .invalid)
+            #expect(onMain.all == [true])
+            #expect(fixture.service.calls.contains(.beginBackgroundTask))
+            observers.forEach(NotificationCenter.default.removeObserver)
+        }
+    }
+}
+
 /// Logs the delegate callbacks it gets.
 final class LifecycleLoggingDelegate: UIApplicationDelegate, @unchecked Sendable {
     // @unchecked Sendable: its state is in a `Recorder`.
