@@ -21,7 +21,7 @@ public struct APIEnvironment: Sendable {
     /// Each tenant's request rate; nil: no limit. Its `refusals` counts the `429 rateLimited` answers.
     public var rateLimiter: RateLimiter?
     /// The service's metrics; when set, every request is counted and `GET /metrics` answers.
-    public var metrics: ServiceMetrics? = nil
+    public var metrics: PrometheusMetrics? = nil
     /// The fleet forecasts; nil: no `/v1/forecasts` routes.
     public var forecasts: ForecastService? = nil
     /// Where the heavy part of requests runs (an upload's inspection, see ``RoutePreparation``); nil: on the

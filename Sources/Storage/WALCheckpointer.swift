@@ -13,19 +13,12 @@ import Synchronization
 /// **How often.** SQLite writes the WAL from its first frame again only when a write begins with every frame
 /// already in the database file, which a copy made beside a steady flood of writes never achieves (the writer
 /// appends while it copies): under a flood the WAL grows to ``Limits/hardLimit``, where the writer checkpoints
-/// inline and it starts over. Until 26 November 2026 the hook asked after every commit past 1,000 pages: in a
-/// flood, a checkpoint after nearly every commit, each copying a batch's few pages and syncing the file (about a
-/// thousand syncs a second), the WAL's hot pages copied again for every batch. Now it asks each time the WAL has
-/// grown by ``Limits/threshold`` pages, and after every commit only past ``Limits/restartLength``, so that the
-/// copy is close behind the writer when it reaches the hard limit and the inline checkpoint there has only the
-/// last frames to copy. Measured on 2 cores, 32 workers, a flood of clock advances at 64 connections: 379 syncs
-/// in 67,000 advances against 1,671 in 70,000, the checkpointer's CPU 6–7 µs an advance against 10–11 (of
-/// 93–110 in all); the requests a second and their p99 alike within the machine's noise, and a tenant's writes
-/// during a retention prune alike (p99 21–22 ms against 17–22).
-///
-/// Finishing the copy with the writer held (so that the WAL starts over at 16,000 pages rather than 20,000) was
-/// tried and dropped: its two syncs, while the disk is busy, held every write 10–40 ms (a tenant's writes during a
-/// retention prune went from p99 17–20 ms to 25–31, the longest from 40–54 to 75–103).
+/// inline and it starts over. It asks each time the WAL has grown by ``Limits/threshold`` pages (not after every
+/// commit: that copied a batch's few hot pages and synced the file about a thousand times a second), and after every
+/// commit only past ``Limits/restartLength``, so that the copy is close behind the writer when it reaches the hard
+/// limit and the inline checkpoint there has only the last frames to copy. Finishing the copy with the writer held
+/// was dropped: its two syncs held every write while the disk was busy (the figures of both are in the README's
+/// "Performance").
 ///
 /// Should the WAL reach ``Limits/hardLimit`` pages (a flood of writes, readers keeping old pages in use, the queue
 /// stalled), the writer checkpoints itself inline, as SQLite would have.

@@ -8,9 +8,8 @@ import Glibc
 ///
 /// Each thread keeps up to seven freed blocks of each small size for itself (glibc's tcache), and they stay
 /// allocated for as long as the thread lives: with 32 workers and the event loops, those caches pin pages all over
-/// the heap that `malloc_trim` cannot give back. Measured with 100 unread event streams behind 10 s of advances, then
-/// closed: the heap's resident pages 15 s after closing were 11.3 MiB with the caches (4.9 MiB of it in use) and
-/// 4.6 MiB without; the whole process 45 MiB against 34 at the start. glibc reads its tunables only when a process
+/// the heap that `malloc_trim` cannot give back (the figures are in the README's "A shared service"). glibc reads its
+/// tunables only when a process
 /// starts, from its environment, so `serve` sets the variable and executes itself again, once, before anything
 /// else runs (the process keeps its id). A `GLIBC_TUNABLES` that already names `tcache_count` is left as it is
 /// (`glibc.malloc.tcache_count=7` restores glibc's default); one that names other tunables keeps them, after this one.

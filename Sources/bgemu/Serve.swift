@@ -103,7 +103,7 @@ struct Serve: ParsableCommand {
         // Before any thread starts, so that every thread inherits it.
         TerminationSignals.block()
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try ServiceConfiguration(
+        let configuration = try ServeConfiguration(
             host: host ?? environment["BGEMU_HOST"] ?? "127.0.0.1",
             port: try Self.number(port, "BGEMU_PORT", option: "port", in: 0...65_535) ?? 8080,
             database: database ?? environment["BGEMU_DATABASE"] ?? "bgemu.sqlite",
@@ -153,7 +153,7 @@ struct Serve: ParsableCommand {
             in: 1...(ForecastRequest.maximumDevices * ForecastRequest.maximumDays)) ?? 1_000_000
         configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         configured.loopPlacement = try Self.placement(loopPlacement, "BGEMU_LOOP_PLACEMENT") ?? .perProcessor
-        try Service(configuration: configured).run()
+        try ServiceProcess(configuration: configured).run()
     }
 
     /// A number from its flag, else from its environment variable; nil when neither is set. Either one out of

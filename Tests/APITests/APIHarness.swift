@@ -22,7 +22,7 @@ final class APIHarness: @unchecked Sendable {
     /// The wall clock the API reads, movable by tests (idempotency expiry).
     let wallClock = WallClockStub()
     /// The metrics the router reports to, wired as the service wires them (`GET /metrics`).
-    let metrics = ServiceMetrics()
+    let metrics = PrometheusMetrics()
     /// The device service behind the routes (to run commands side by side with requests).
     let devices: DeviceService
     /// The forecasts behind `/v1/forecasts` (small ones only: 2,000 device-days at most).

@@ -21,7 +21,7 @@ final class EventTestHarness: Sendable {
 
     init(
         gapTimeout: Duration = .seconds(1), maximumStreams: Int = 16_384, maximumStreamsPerTenant: Int = 1024,
-        metrics: ServiceMetrics? = nil
+        metrics: PrometheusMetrics? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgemu-events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

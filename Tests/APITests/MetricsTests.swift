@@ -101,9 +101,9 @@ import Testing
     }
 
     @Test func labelValuesAreEscaped() throws {
-        let metrics = ServiceMetrics()
+        let metrics = PrometheusMetrics()
         let tenant = "ten_\"quoted\"\\back\nline"
-        metrics.setSources(ServiceMetrics.Sources(streamsByTenant: { [tenant: 2, "ten_plain": 1] }))
+        metrics.setSources(PrometheusMetrics.Sources(streamsByTenant: { [tenant: 2, "ten_plain": 1] }))
         let raw = String(decoding: metrics.exposition(), as: UTF8.self)
         #expect(raw.contains(#"bgemu_tenant_event_streams_open{tenant="ten_\"quoted\"\\back\nline"} 2"#))
         let text = try PrometheusText(raw)
@@ -112,9 +112,9 @@ import Testing
     }
 
     @Test func aTenantsStreamSeriesGoesWhenItsLastStreamCloses() throws {
-        let metrics = ServiceMetrics()
+        let metrics = PrometheusMetrics()
         let open = Mutex<[String: Int]>(["ten_a": 2, "ten_b": 1])
-        metrics.setSources(ServiceMetrics.Sources(
+        metrics.setSources(PrometheusMetrics.Sources(
             server: { HTTPServerStatistics(openConnections: 4, acceptedConnections: 9, refusedRequests: [408: 2]) },
             streamsByTenant: { open.withLock { $0 } }, realtimeClocks: { 5 }))
         var text = try PrometheusText(String(decoding: metrics.exposition(), as: UTF8.self))
@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func streamRefusalsAreCountedByReason() throws {
-        let metrics = ServiceMetrics()
+        let metrics = PrometheusMetrics()
         let api = try EventTestHarness(maximumStreams: 2, maximumStreamsPerTenant: 1, metrics: metrics)
         let acme = try api.makeTenant("acme"), other = try api.makeTenant("other")
         let stream: HTTPHeaders = ["Accept": "text/event-stream"]
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func rateLimitRefusalsAreCountedByReason() throws {
-        let metrics = ServiceMetrics()
+        let metrics = PrometheusMetrics()
         let before = try PrometheusText(String(decoding: metrics.exposition(), as: UTF8.self))
         #expect(before.value("bgemu_rate_limited_total", ["reason": "requestRate"]) == 0)
         metrics.rateLimited()

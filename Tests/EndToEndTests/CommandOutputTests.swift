@@ -6,13 +6,13 @@ import Testing
 /// How the client commands read their input and word the service's answers.
 struct CommandOutputTests {
     @Test func installTellsTheKindOfFileByItsBytesFirst() {
-        #expect(AppUpload.contentType(of: Array("bplist00\u{0}".utf8), name: "x.bin") == AppUpload.plist)
-        #expect(AppUpload.contentType(of: Array("\u{FEFF}\n <?xml version=\"1.0\"?><plist/>".utf8), name: "Info") == AppUpload.plist)
-        #expect(AppUpload.contentType(of: [0x50, 0x4B, 0x03, 0x04, 0], name: "App.ipa") == AppUpload.zip)
-        #expect(AppUpload.contentType(of: [0x50, 0x4B, 0x03, 0x04, 0], name: "Info.plist") == AppUpload.zip)
-        #expect(AppUpload.contentType(of: Array(#"{"bundleId":"a.b"}"#.utf8), name: "app.txt") == AppUpload.json)
-        #expect(AppUpload.contentType(of: [1, 2, 3], name: "App.app.zip") == AppUpload.zip)
-        #expect(AppUpload.contentType(of: [1, 2, 3], name: "notes.txt") == nil)
+        #expect(UploadFile.contentType(of: Array("bplist00\u{0}".utf8), name: "x.bin") == UploadFile.plist)
+        #expect(UploadFile.contentType(of: Array("\u{FEFF}\n <?xml version=\"1.0\"?><plist/>".utf8), name: "Info") == UploadFile.plist)
+        #expect(UploadFile.contentType(of: [0x50, 0x4B, 0x03, 0x04, 0], name: "App.ipa") == UploadFile.zip)
+        #expect(UploadFile.contentType(of: [0x50, 0x4B, 0x03, 0x04, 0], name: "Info.plist") == UploadFile.zip)
+        #expect(UploadFile.contentType(of: Array(#"{"bundleId":"a.b"}"#.utf8), name: "app.txt") == UploadFile.json)
+        #expect(UploadFile.contentType(of: [1, 2, 3], name: "App.app.zip") == UploadFile.zip)
+        #expect(UploadFile.contentType(of: [1, 2, 3], name: "notes.txt") == nil)
     }
 
     @Test func aProblemShowsItsDetailStatusCodeAndOtherFieldIssues() {

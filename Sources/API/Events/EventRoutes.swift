@@ -12,7 +12,7 @@ enum EventRoutes {
     /// - Parameter refused: told of each stream refused by a stream limit (metrics).
     static func register(
         on routes: inout RouteGroup, hub: EventHub, store: any EventStore, prunedEvents: PrunedEventsLookup? = nil,
-        refused: @escaping @Sendable (ServiceMetrics.StreamRefusal) -> Void = { _ in },
+        refused: @escaping @Sendable (PrometheusMetrics.StreamRefusal) -> Void = { _ in },
         deviceExists: @escaping @Sendable (_ tenantId: String, _ deviceId: String) throws -> Bool
     ) {
         routes.get("/events") { request, context in
@@ -34,7 +34,7 @@ enum EventRoutes {
     private static func respond(
         to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore,
         prunedEvents: PrunedEventsLookup?,
-        refused: @Sendable (ServiceMetrics.StreamRefusal) -> Void
+        refused: @Sendable (PrometheusMetrics.StreamRefusal) -> Void
     ) throws -> HTTPResponse {
         let query = try EventQuery(request, pathDeviceId: deviceId)
         // Checked whatever the answer: a malformed Last-Event-ID is a 400 on a page request too.

@@ -5,7 +5,7 @@ import Logging
 /// that nothing off the machine (or the pod's network namespace) reaches it; one event loop.
 public enum MetricsListener {
     /// A server for `metrics` on `127.0.0.1:port`, not started.
-    public static func make(port: Int, metrics: ServiceMetrics, logger: Logger) -> HTTPServer {
+    public static func make(port: Int, metrics: PrometheusMetrics, logger: Logger) -> HTTPServer {
         var router = Router()
         router.add(middleware: ProblemMiddleware())
         MetricsRoutes.registerOpen(on: &router, metrics: metrics)

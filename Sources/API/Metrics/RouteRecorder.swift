@@ -21,10 +21,10 @@ final class RouteRecorder: HTTPRouteRecorder {
     }
 
     static var requestsTotal: MetricNameDescriptor {
-        ServiceMetrics.name("http_requests_total", "HTTP requests answered, by method, route template and status.")
+        PrometheusMetrics.name("http_requests_total", "HTTP requests answered, by method, route template and status.")
     }
     static var requestDuration: MetricNameDescriptor {
-        ServiceMetrics.name(
+        PrometheusMetrics.name(
             "http_request_duration_seconds",
             "Time to answer an HTTP request (middleware and handler; for an event stream, to its head), by method and route template.")
     }
@@ -50,7 +50,7 @@ final class RouteRecorder: HTTPRouteRecorder {
             if let entry = list.first(where: { $0.status == status && $0.method == method }) { return entry }
             let histogram = list.first { $0.method == method }?.histogram ?? registry.makeValueHistogram(
                 descriptor: Self.requestDuration, labels: [("method", method.rawValue), ("route", route)],
-                buckets: ServiceMetrics.requestBuckets)
+                buckets: PrometheusMetrics.requestBuckets)
             let counter = registry.makeCounter(
                 descriptor: Self.requestsTotal,
                 labels: [("method", method.rawValue), ("route", route), ("status", String(status))])

@@ -33,9 +33,9 @@ struct RateLimitMiddleware: HTTPMiddleware {
     /// The `429` body, rendered once: its detail names the policy; the seconds to wait are in the headers.
     let problemBody: [UInt8]
     /// Counts each refusal (`bgemu_rate_limited_total`); nil without metrics.
-    let metrics: ServiceMetrics?
+    let metrics: PrometheusMetrics?
 
-    init(limiter: RateLimiter, credentials: Credentials, metrics: ServiceMetrics? = nil) {
+    init(limiter: RateLimiter, credentials: Credentials, metrics: PrometheusMetrics? = nil) {
         self.limiter = limiter
         self.credentials = credentials
         self.metrics = metrics

@@ -6,10 +6,9 @@ import Glibc
 ///
 /// Linux's fair scheduler (EEVDF, 6.6+) gives even a `SCHED_IDLE` thread its small share in whole slices: now and
 /// then it picks the idle thread over a runnable request thread that ran ahead of its share, and with no preemption
-/// in the kernel and a 250 Hz tick the request thread waits up to 4 ms for the tick to end the slice. Measured
-/// under a flood of gzip bombs, another tenant's writes waited 3–4 ms that way, a few times a second. Yielding after
-/// every piece (some 0.1 ms of inflating) ends such a slice at once whenever anything else is runnable: measured
-/// again, B's p99 under that flood 1.1–1.2 times its p99 alone, from 2.7–3.0.
+/// in the kernel and a 250 Hz tick the request thread waits up to 4 ms for the tick to end the slice. Yielding after
+/// every piece (some 0.1 ms of inflating) ends such a slice at once whenever anything else is runnable (the noisy
+/// neighbour's figures are in the README's "A shared service").
 public enum CooperativeYield {
     /// `SCHED_IDLE` from `<linux/sched.h>`.
     private static let schedIdle: Int32 = 5

@@ -33,14 +33,14 @@ struct AdvanceCommand: ParsableCommand {
         case (nil, nil): throw ValidationError("Give a DURATION (15m, 24h, …) or --to INSTANT.")
         case (.some, .some): throw ValidationError("Give a DURATION or --to, not both.")
         case (.some(let text), nil):
-            do { _ = try VirtualDuration(parsing: text) } catch { throw ValidationError("\(error)") }
+            do { _ = try DurationArgument(parsing: text) } catch { throw ValidationError("\(error)") }
         default: break
         }
     }
 
     func run() throws {
         try CommandFailure.reporting {
-            let span = try duration.map { try VirtualDuration(parsing: $0) }
+            let span = try duration.map { try DurationArgument(parsing: $0) }
             let target: ClockTarget = span.map { .seconds($0.seconds) } ?? .instant(to ?? "")
             let answer = try client.client().advanceClock(device, target)
             if json { return Terminal.line(answer.text) }

@@ -47,7 +47,7 @@ struct InstallCommand: ParsableCommand {
     func run() throws {
         try CommandFailure.reporting {
             let service = try client.client()
-            let upload = try AppUpload(path: path)
+            let upload = try UploadFile(path: path)
             let app = try service.installApp(
                 device, bytes: upload.bytes, contentType: upload.contentType, bundleId: bundleId, settings: settings,
                 launchHandlers: launchHandlers.isEmpty ? nil : launchHandlers)

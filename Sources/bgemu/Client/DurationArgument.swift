@@ -1,6 +1,6 @@
 /// A span of virtual time as people type it: `90s`, `15m`, `24h`, `7d`, combined largest unit first (`1h30m`,
 /// `2d12h`), or plain seconds (`3600`, `0.5`). Each number may have a fraction (`1.5h`).
-struct VirtualDuration: Equatable {
+struct DurationArgument: Equatable {
     /// The span in seconds.
     var seconds: Double
 

@@ -1,7 +1,7 @@
 import HTTPServer
 import Prometheus
 
-extension ServiceMetrics {
+extension PrometheusMetrics {
     /// The exposition of every metric now (text format 0.0.4): the values read at scrape time are read first.
     /// Scrapes run one at a time.
     public func exposition() -> [UInt8] {

@@ -10,7 +10,7 @@ import Synchronization
 /// commit times, refusals. Read at each scrape from their owners (``Sources``): connections, open streams,
 /// realtime clocks. Every label has a bounded set of values: route templates (never raw paths), the methods the
 /// server implements, status codes, fixed reasons, and tenant ids of tenants that hold a stream open.
-public final class ServiceMetrics: HTTPRouteObserver, Sendable {
+public final class PrometheusMetrics: HTTPRouteObserver, Sendable {
     /// The media type of the exposition.
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
     /// The `route` label of requests that match no route template (static files, `404`s, undecodable paths).

@@ -3,7 +3,7 @@ import HTTPServer
 import Logging
 
 /// The resolved settings of one run of the service.
-struct ServiceConfiguration {
+struct ServeConfiguration {
     var host: String
     var port: Int
     var database: String

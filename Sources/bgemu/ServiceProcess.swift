@@ -8,16 +8,12 @@ import Service
 import Storage
 
 /// Wires storage, the API and the HTTP server together and runs until SIGTERM or SIGINT.
-struct Service {
-    let configuration: ServiceConfiguration
+struct ServiceProcess {
+    let configuration: ServeConfiguration
 
     func run() throws {
         // The heap: two arenas per processor instead of glibc's eight, trimmed every 5 s and soon after streams
-        // close (see HeapTrimmer). Measured on 2 cores with 1,000 unread streams behind 30 s of advances, then
-        // closed: 117 MiB at the peak and 47 MiB 15 s after closing, against 143-146 and 56-61 with glibc's 16
-        // arenas trimmed only after the closes; device creations and advances over wrk's 64 connections within
-        // the machine's noise of each other (12,300-13,700 and 11,600-13,600 a second against 11,000-12,300 and
-        // 12,800-14,600).
+        // close (see HeapTrimmer; the figures are in the README's "Performance").
         HeapTrimmer.limitArenas(to: 2 * HTTPServerConfiguration.activeProcessorCount)
         HeapTrimmer.shared.trimEvery(.seconds(5))
         let level = configuration.logLevel
@@ -27,7 +23,7 @@ struct Service {
         // Readers for the event hub's replay workers (2) and as many again for everything else: a tenant whose
         // streams catch up from the log without pause must not take every reader from the others' requests.
         let database = try Storage.openDatabase(path: configuration.database, readerCount: 4)
-        let metrics = ServiceMetrics()
+        let metrics = PrometheusMetrics()
         database.observeCommits { metrics.commitFinished(after: $0) }
         let tenants = SQLiteTenantStore(database: database)
         let outcome = try CredentialBootstrap.run(
@@ -107,12 +103,8 @@ struct Service {
         serverConfiguration.port = configuration.port
         // One loop per processor by default, each bound to its own and serving the connections whose packets arrive
         // there (`LoopPlacement.perProcessor`): a client on the same machine (a CI job beside its service container,
-        // the benchmark's wrk) and the loop serving it then take turns on one processor. Measured on 2 cores with
-        // wrk's two threads beside it: /healthz answered 122,000-127,000 requests/s at a p99 of 0.64-0.73 ms with
-        // 64 connections, against one unbound loop's 100,000-119,000 at 3.6-4.7 ms (the two wrk threads shared
-        // the other processor, each waiting out the other's 4 ms ticks) and two unbound loops' 105,000-130,000 at
-        // 2.4-8 ms (whichever way the kernel happened to pair them). It costs the writes: in 4 interleaved rounds
-        // against one loop, 7 % fewer creations and 15 % fewer advances a second (more loop wake-ups per write).
+        // the benchmark's wrk) and the loop serving it then take turns on one processor instead of waiting out each
+        // other's ticks (the figures are in the README's "Performance").
         serverConfiguration.eventLoopCount = configuration.threads ?? HTTPServerConfiguration.activeProcessorCount
         serverConfiguration.loopPlacement = configuration.loopPlacement
         serverConfiguration.requestTimeout = .milliseconds(Int(configuration.requestTimeout * 1000))
@@ -123,23 +115,17 @@ struct Service {
         let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         serverConfiguration.offloadKey = APIRouter.offloadKey
-        // A refused upload is held as the rate limiter's refusals are (--rate-limit-hold): measured, tenant A's 40
-        // clients retrying at once drew 4,000 refusals a second, each a connection accepted, read and closed, and
-        // raised tenant B's p99 23-fold.
+        // A refused upload is held as the rate limiter's refusals are (--rate-limit-hold): clients retrying at once
+        // would otherwise draw thousands of refusals a second, each a connection accepted, read and closed.
         serverConfiguration.uploadAdmission = APIRouter.uploadAdmission(
             environment, maximumPerTenant: configuration.maxUploadsPerTenant,
             hold: .milliseconds(Int(configuration.rateLimitHold * 1000)))
         // Sixteen workers per processor: a worker whose write waits in a group commit (a follower sleeps while its
         // leader commits, and the leader while it gathers) holds no CPU, so the others keep the processors busy
-        // meanwhile. On 2 cores with 64 connections writing, 16 workers held the batches to about 11 writes; 32
-        // gave larger batches (fewer commits, checkpoints and loop wake-ups a write: 92–100 µs of server CPU a
-        // write against 101–117) and, in the benchmark's interleaved runs, 14,200–14,700 device creations and
-        // 13,600–13,700 advances a second against 12,300–12,500 and 11,600–11,700 (64 workers did no better). The
-        // noisy neighbour's ratio did not move (its flood is paced by the rate limit). Earlier: 8 workers 4,856
-        // creations a second against 2 workers' 4,116.
+        // meanwhile, and larger batches mean fewer commits a write (the figures are in the README's "Performance").
         serverConfiguration.workerCount = 16 * HTTPServerConfiguration.activeProcessorCount
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
-        metrics.setSources(ServiceMetrics.Sources(
+        metrics.setSources(PrometheusMetrics.Sources(
             server: { server.statistics }, streamsByTenant: { hub.openStreamsByTenant() },
             realtimeClocks: { realtime.drivenClockCount }))
         let metricsListener = configuration.metricsPort.map { MetricsListener.make(port: $0, metrics: metrics, logger: logger) }

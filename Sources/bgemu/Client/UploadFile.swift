@@ -3,7 +3,7 @@ import Foundation
 /// The body `bgemu install` uploads for a path, and its content type, told from the bytes first (a zip's
 /// `PK\u{3}\u{4}`, a binary plist's `bplist00`, XML's `<`, JSON's `{`) and from the name only when the bytes say
 /// nothing.
-struct AppUpload {
+struct UploadFile {
     var bytes: [UInt8]
     var contentType: String
 

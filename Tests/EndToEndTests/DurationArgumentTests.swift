@@ -2,24 +2,24 @@
 import Testing
 
 /// `bgemu advance`'s durations: the units people type, combined, plain seconds, and clear refusals.
-struct VirtualDurationTests {
+struct DurationArgumentTests {
     @Test(arguments: [
         ("90s", 90.0), ("15m", 900), ("24h", 86_400), ("7d", 604_800), ("1h30m", 5400), ("2d12h", 216_000),
         ("1d2h3m4s", 93_784), ("3600", 3600), ("0", 0), ("0.5", 0.5), ("1.5h", 5400), ("15M", 900), (" 15m ", 900),
     ])
     func parsesUnitsCombinationsAndPlainSeconds(text: String, seconds: Double) throws {
-        #expect(try VirtualDuration(parsing: text).seconds == seconds)
+        #expect(try DurationArgument(parsing: text).seconds == seconds)
     }
 
     @Test(arguments: ["", "15x", "m", "1h30", "30m1h", "1h1h", "-5m", "1..5s", ".5s", "5.s", "1h 30m", "1e3", "15mm"])
     func refusesWhatIsNotADuration(text: String) {
-        #expect(throws: VirtualDuration.ParseError.self) { try VirtualDuration(parsing: text) }
+        #expect(throws: DurationArgument.ParseError.self) { try DurationArgument(parsing: text) }
     }
 
     @Test func theErrorSaysWhatIsWrongAndWhatIsExpected() {
         func message(_ text: String) -> String? {
             do {
-                _ = try VirtualDuration(parsing: text)
+                _ = try DurationArgument(parsing: text)
                 return nil
             } catch {
                 return "\(error)"
@@ -34,6 +34,6 @@ struct VirtualDurationTests {
 
     @Test(arguments: [(900.0, "15m"), (5400, "1h30m"), (93_784, "1d2h3m4s"), (0, "0s"), (2.5, "2.5s"), (86_400, "1d")])
     func printsBackInTheLargestUnits(seconds: Double, text: String) {
-        #expect(VirtualDuration(seconds: seconds).text == text)
+        #expect(DurationArgument(seconds: seconds).text == text)
     }
 }
