@@ -76,6 +76,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            exclude: ["Events/README.md"],
             swiftSettings: strict
         ),
         // The thin executable: configuration, wiring, signals.
