@@ -29,8 +29,9 @@ final class CoreTestProbe: Sendable {
 }
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes; returns whether it held.
-/// For waiting on another thread's effect, not as an assertion by itself.
-func coreWaitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
+/// For waiting on another thread's effect, not as an assertion by itself. It returns as soon as the condition
+/// holds, so the default timeout is generous: only a test that fails waits it out.
+func coreWaitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

@@ -91,7 +91,7 @@ import Testing
         let bytes = Array(line.utf8)
         for start in stride(from: 0, to: bytes.count, by: 100) {
             try client.send(Array(bytes[start..<min(start + 100, bytes.count)]))
-            usleep(5_000)  // let each piece arrive in its own read
+            usleep(5_000)  // let each piece arrive in its own read (a slow client; merged pieces pass too)
         }
         try client.send("ab\r\n0\r\n\r\n")
         #expect(try client.readResponse().status == 400)
@@ -205,7 +205,7 @@ import Testing
         ]
         for piece in pieces {
             try client.send(piece)
-            usleep(20_000)  // let each piece arrive in its own read
+            usleep(20_000)  // let each piece arrive in its own read (a slow client; merged pieces pass too)
         }
         let response = try client.readResponse()
         #expect(response.status == 200)

@@ -42,11 +42,12 @@ final class LiveCount: @unchecked Sendable {
 
     /// Waits (bounded, by polling) until no lease is alive; false when some still are.
     private func released(_ live: LiveCount) -> Bool {
-        for _ in 0..<500 {
-            if live.withLock({ $0 }) == 0 { return true }
-            usleep(10_000)
-        }
-        return false
+        coreWaitUntil { live.withLock { $0 } == 0 }
+    }
+
+    /// Waits (bounded, by polling) until a lease is alive.
+    private func leased(_ live: LiveCount) -> Bool {
+        coreWaitUntil { live.withLock { $0 } > 0 }
     }
 
     @Test func aLeaseIsHeldWhileTheBodyIsReadAndLetGoWhenTheAnswerIsWritten() throws {
@@ -55,7 +56,7 @@ final class LiveCount: @unchecked Sendable {
         defer { server.stop() }
         let client = try server.client()
         try client.send("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nhello")
-        for _ in 0..<500 where live.withLock({ $0 }) == 0 { usleep(10_000) }
+        #expect(leased(live))
         #expect(live.withLock { $0 } == 1, "the half-sent upload holds its lease")
         try client.send("world")
         #expect(try client.readResponse().status == 200)
@@ -69,7 +70,7 @@ final class LiveCount: @unchecked Sendable {
         do {
             let gone = try server.client()
             try gone.send("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\nPK")
-            for _ in 0..<500 where live.withLock({ $0 }) == 0 { usleep(10_000) }
+            #expect(leased(live), "the upload was admitted before its client went")
         }
         #expect(released(live), "a connection closed mid-body gives its lease back")
         let malformed = try server.client()
