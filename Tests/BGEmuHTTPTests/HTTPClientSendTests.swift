@@ -66,10 +66,11 @@ private let signalsTaken = Atomic<Int>(0)
         started.wait()
         // Signals while the sender waits for room in the full buffer, then the reader drains it.
         for _ in 0..<10 {
-            usleep(20_000)
+            usleep(20_000)  // signals spread over the wait: the interruptions under test (the sender cannot finish)
             outcome.lock.withLock { if !outcome.finished { _ = pthread_kill(outcome.thread!, SIGUSR2) } }
         }
-        var patience = timeval(tv_sec: 2, tv_usec: 0)  // a sender that gave up sends no more: the reading ends
+        // A sender that gave up sends no more: the reading ends. Ample for a sender woken late on a loaded machine.
+        var patience = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(reader, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -86,7 +87,7 @@ private let signalsTaken = Atomic<Int>(0)
             }
             received += slice
         }
-        #expect(outcome.done.wait(timeout: .now() + 10) == .success)
+        #expect(outcome.done.wait(timeout: .now() + 30) == .success)
         #expect(signalsTaken.load(ordering: .relaxed) > 0)
         #expect(outcome.error == nil)
         #expect(filler > 0)

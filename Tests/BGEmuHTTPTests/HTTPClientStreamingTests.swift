@@ -45,9 +45,9 @@ import Testing
                     let end = min(bytes.count, index + slice)
                     _ = bytes[index..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     index = end
-                    usleep(1000)
+                    usleep(1000)  // a server that sends slowly, in slices: the read boundaries under test
                 }
-                if holdOpen > 0 { Thread.sleep(forTimeInterval: holdOpen) }
+                if holdOpen > 0 { Thread.sleep(forTimeInterval: holdOpen) }  // the silence under test
                 close(fd)
             }.start()
         }
