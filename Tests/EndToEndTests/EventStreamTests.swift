@@ -116,7 +116,7 @@ final class EventStreamConnection {
         var json: [String: Any]
     }
 
-    private let fd: Int32
+    private let socket: RawSocket
     private var buffer: [UInt8] = []
     private var headEnd: Int?
     private var consumedEvents = 0
@@ -124,38 +124,16 @@ final class EventStreamConnection {
     private var headers: [(String, String)] = []
 
     init(port: Int, key: String, path: String = "/v1/events", lastEventId: Int64? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StreamError.socket }
-        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { Glibc.close(fd); throw StreamError.connect }
+        socket = try RawSocket(port: port, receiveTimeout: .milliseconds(100))
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
         head += "Authorization: Bearer \(key)\r\n"
         if let lastEventId { head += "Last-Event-ID: \(lastEventId)\r\n" }
         head += "\r\n"
-        let bytes = Array(head.utf8)
-        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
-            Glibc.close(fd)
-            throw StreamError.send
-        }
+        try socket.send(head)
         try readHead()
     }
 
-    deinit { close() }
-
-    private var closed = false
-    func close() {
-        guard !closed else { return }
-        closed = true
-        Glibc.close(fd)
-    }
+    func close() { socket.close() }
 
     func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
 
@@ -213,13 +191,11 @@ final class EventStreamConnection {
     }
 
     private func receive() {
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n > 0 { buffer += chunk[0..<n] }
+        if case .bytes(let bytes) = socket.receive(upTo: 16_384) { buffer += bytes }
     }
 
     private func readHead() throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while headEnd == nil, Date() < deadline {
             receive()
             if let end = Self.find([13, 10, 13, 10], in: buffer) { headEnd = end + 4 }
@@ -270,5 +246,5 @@ final class EventStreamConnection {
         HTTPClient.find(needle, in: haystack, from: start)
     }
 
-    enum StreamError: Error { case socket, connect, send, noHead }
+    enum StreamError: Error { case noHead }
 }

@@ -105,35 +105,20 @@ import Testing
 
 /// An event stream whose client reads nothing after the head (a 4 KiB receive buffer), until ``receive(untilEventId:timeout:)``.
 final class LaggingStream {
-    let fd: Int32
+    private let socket: RawSocket
     private(set) var status = 0
     private(set) var head = ""
     private var body: [UInt8] = []
 
     init(port: Int, key: String, lastEventId: Int64? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var small: Int32 = 4096
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw LaggingStreamError.connect }
+        socket = try RawSocket(port: port, receiveTimeout: .milliseconds(200), receiveBufferSize: 4096)
         var request = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
         request += "Authorization: Bearer \(key)\r\n"
         if let lastEventId { request += "Last-Event-ID: \(lastEventId)\r\n" }
         request += "\r\n"
-        let bytes = Array(request.utf8)
-        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
-            throw LaggingStreamError.send
-        }
+        try socket.send(request)
         // The head (and, for a refusal, its problem document), then nothing more is read.
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         var raw: [UInt8] = []
         while Date() < deadline {
             guard let chunk = read() else { continue }
@@ -142,20 +127,29 @@ final class LaggingStream {
             guard let end = raw.firstRange(of: [13, 10, 13, 10]) else { continue }
             status = Int(String(decoding: raw, as: UTF8.self).split(separator: " ").dropFirst().first ?? "") ?? 0
             body = Array(raw[end.upperBound...])
-            if status != 200, let more = read() { body += more }
+            if status != 200 {
+                // The refusal's problem document, whole: as many receives as it takes (one could come too soon).
+                let fields = String(decoding: raw[..<end.lowerBound], as: UTF8.self).lowercased().components(separatedBy: "\r\n")
+                let length = fields.first { $0.hasPrefix("content-length:") }.flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) }
+                if length == nil, let more = read() { body += more }
+                while body.count < length ?? 0, Date() < deadline {
+                    guard let more = read() else { continue }
+                    if more.isEmpty { break }
+                    body += more
+                }
+            }
             head = String(decoding: raw[..<end.lowerBound] + (status == 200 ? [] : body), as: UTF8.self)
             break
         }
     }
 
-    deinit { close(fd) }
-
-    /// One `recv`: nil on a timeout, empty when the server closed the connection.
+    /// One receive: nil on a timeout, empty when the server closed the connection.
     private func read() -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n < 0 { return nil }
-        return Array(chunk[0..<n])
+        switch socket.receive() {
+        case .bytes(let bytes): bytes
+        case .closed: []
+        case .timedOut, .failed: nil
+        }
     }
 
     /// Reads until the event `id` arrived whole or the server closed the stream (or `timeout` seconds passed);
@@ -203,6 +197,4 @@ final class LaggingStream {
         }
         return out
     }
-
-    enum LaggingStreamError: Error { case connect, send }
 }

@@ -44,9 +44,9 @@ import ZIPFoundation
         let deviceA = try Self.device(a), deviceB = try Self.device(b)
 
         // Two uploads of tenant A held half sent: each is admitted (its 100 Continue says so) and holds a slot.
-        var held: [UploadSocket] = []
+        var held: [RawSocket] = []
         for _ in 0..<2 {
-            let socket = try UploadSocket(port: service.port)
+            let socket = try RawSocket(port: service.port)
             try socket.send(Array((
                 "POST /v1/devices/\(deviceA)/apps HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(Self.key)\r\n"
                     + "Content-Type: application/zip\r\nContent-Length: \(8 << 20)\r\nExpect: 100-continue\r\n\r\n").utf8))
@@ -202,7 +202,7 @@ import ZIPFoundation
         try service.start(apiKey: Self.key, extraArguments: ["--max-upload-mib", "2"])
         defer { service.stop() }
         let device = try Self.device(service.client(key: Self.key))
-        let socket = try UploadSocket(port: service.port)
+        let socket = try RawSocket(port: service.port)
         try socket.send(Array((
             "POST /v1/devices/\(device)/apps HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(Self.key)\r\n"
                 + "Content-Type: application/zip\r\nTransfer-Encoding: chunked\r\n\r\n").utf8))
