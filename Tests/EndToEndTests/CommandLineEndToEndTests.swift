@@ -214,8 +214,10 @@ import Testing
 
         let follow = try cli.start(["events", device, "--follow"])
         defer { follow.stop() }
-        // Nothing of the past is printed: only what happens from now on.
-        Thread.sleep(forTimeInterval: 0.5)
+        // Once its stream is open, the command follows from there (it read the newest event id before opening
+        // it). Nothing of the past is printed: only what happens from now on (and the types below hold no
+        // `app.installed`).
+        #expect(service.waitForOpenEventStreams(1), "\(follow.complaints.text)")
         #expect(follow.lines.isEmpty, "\(follow.lines)")
 
         #expect(try cli.run(["launch", device, Self.bundle]).status == 0)
@@ -243,7 +245,7 @@ import Testing
         let port = service.port
         let follow = try cli.start(["events", device, "--follow", "--type", "clock."])
         defer { follow.stop() }
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(service.waitForOpenEventStreams(1), "\(follow.complaints.text)")  // following from here on
         #expect(try service.client(key: Self.key).request("POST", "/v1/devices/\(device)/clock/advance", json: #"{"seconds":60}"#).status == 200)
         #expect(follow.wait { $0.count == 1 }, "\(follow.lines)")
 
@@ -256,7 +258,8 @@ import Testing
         for seconds in [120, 180] {
             #expect(try api.request("POST", "/v1/devices/\(device)/clock/advance", json: #"{"seconds":\#(seconds)}"#).status == 200)
         }
-        #expect(follow.wait(timeout: 15) { $0.count >= 3 }, "\(follow.lines) \(follow.complaints.text)")
+        #expect(follow.wait(timeout: 30) { $0.count >= 3 }, "\(follow.lines) \(follow.complaints.text)")
+        // A pause to show nothing more comes (no event printed twice): it cannot fail for being slow.
         Thread.sleep(forTimeInterval: 0.3)
         let ends = follow.lines.map { $0.components(separatedBy: "to=").last ?? "" }
         #expect(ends == ["2026-01-01T00:01:00.000Z", "2026-01-01T00:03:00.000Z", "2026-01-01T00:06:00.000Z"], "\(follow.lines)")

@@ -107,6 +107,23 @@ final class LiveService {
 
     func client(key: String? = nil) -> TestClient { TestClient(port: port, key: key) }
 
+    /// Waits until the service holds `count` event streams open, by its `bgemu_event_streams_open` gauge (scraped
+    /// with the admin token), or `timeout` seconds pass; answers whether it did. A stream counts once the service
+    /// has opened it, so a client that follows it (`events --follow`) is connected from then on: what happens next
+    /// reaches it.
+    func waitForOpenEventStreams(_ count: Int, timeout: TimeInterval = 30) -> Bool {
+        let admin = client(key: Self.adminToken)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let scrape = (try? admin.request("GET", "/metrics").text) ?? ""
+            let open = scrape.split(separator: "\n").first { $0.hasPrefix("bgemu_event_streams_open ") }
+                .flatMap { Double($0.dropFirst("bgemu_event_streams_open ".count)) }
+            if open == Double(count) { return true }
+            if Date() >= deadline { return false }
+            usleep(20_000)
+        }
+    }
+
     enum LiveServiceError: Error { case didNotStart(String) }
 }
 
