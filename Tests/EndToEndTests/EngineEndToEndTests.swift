@@ -102,13 +102,15 @@ import Testing
         let started = Date()
         #expect(try client.request("POST", "\(app)/background").json["state"] as? String == "background")
         var state = ""
-        while state != "notRunning", Date().timeIntervalSince(started) < 5 {
+        while state != "notRunning", Date().timeIntervalSince(started) < 30 {
             usleep(20_000)
             state = try client.request("GET", app).json["state"] as? String ?? ""
         }
         let elapsed = Date().timeIntervalSince(started)
         #expect(state == "notRunning")
-        #expect(elapsed > 0.4 && elapsed < 1.5, "the watchdog came after \(elapsed) s of wall time")
+        // No sooner than the scaled allowance (0.5 s), and well before the 30 s an unscaled clock would take: the
+        // driver's latency is a speed target (for Benchmarks/bench.py), not a figure a loaded machine can promise.
+        #expect(elapsed > 0.4 && elapsed < 15, "the watchdog came after \(elapsed) s of wall time")
         let tasks = try client.request("GET", "\(app)/background-tasks").json["items"] as? [[String: Any]] ?? []
         #expect(tasks.first?["state"] as? String == "expired")
     }
