@@ -14,18 +14,23 @@ import Testing
         let admin = service.client(key: LiveService.adminToken)
         let keyB = try #require(try admin.request("POST", "/v1/admin/tenants", json: #"{"name":"b"}"#).json["apiKey"] as? String)
         let a = service.client(key: Self.apiKey)
+        let first = ContinuousClock.now
         #expect(try a.request("GET", "/v1/devices").status == 200)
         #expect(try a.request("POST", "/v1/devices", json: #"{"name":"a"}"#).status == 201)
         let asked = ContinuousClock.now
         let refused = try a.request("POST", "/v1/devices", json: #"{"name":"a2"}"#)
         // Held for the default second (--rate-limit-hold), then sent with what is left of the 100 s wait.
         #expect(ContinuousClock.now - asked >= .milliseconds(950))
+        let since = ContinuousClock.now - first
         #expect(refused.status == 429)
         #expect(refused.json["code"] as? String == "rateLimited")
         #expect(refused.header("Content-Type") == "application/problem+json")
-        #expect(refused.header("Retry-After") == "99")
+        // What is left of the wait: 100 s less the time since the first token went, which is the hold's second at
+        // least (99 on an idle machine) and at most what this side measured (less on a loaded one).
+        let left = try #require(refused.header("Retry-After").flatMap { Int($0) })
+        #expect(left <= 99 && left >= 99 - Int(since.components.seconds), "\(left) s left after \(since)")
         #expect(refused.header("RateLimit-Policy") == #""tenant";q=1;w=100;bgemu-burst=2"#)
-        #expect(refused.header("RateLimit") == #""tenant";r=0;t=99"#)
+        #expect(refused.header("RateLimit") == #""tenant";r=0;t=\#(left)"#)
         let b = service.client(key: keyB)
         #expect(try b.request("GET", "/v1/devices").status == 200)
         #expect(try b.request("POST", "/v1/devices", json: #"{"name":"b"}"#).status == 201)
@@ -39,10 +44,10 @@ import Testing
             apiKey: Self.apiKey,
             environment: ["BGEMU_RATE_LIMIT": "0.01", "BGEMU_RATE_BURST": "1", "BGEMU_RATE_LIMIT_HOLD": "0"])
         #expect(try limited.client(key: Self.apiKey).request("GET", "/v1/devices").status == 200)
-        let asked = ContinuousClock.now
         let refused = try limited.client(key: Self.apiKey).request("GET", "/v1/devices")
+        // Sent at once: all of the 100 s wait is left (a refusal held for the default second says 99, as
+        // tenantAExhaustingItsBucketDoesNotLimitTenantB shows), a figure of the bucket's, not of the wall clock.
         #expect(refused.status == 429 && refused.header("Retry-After") == "100", "a hold of 0 sends the refusal at once")
-        #expect(ContinuousClock.now - asked < .milliseconds(900))
 
         let unlimited = try LiveService()
         try unlimited.start(
@@ -60,8 +65,9 @@ import Testing
         let started = ContinuousClock.now
         for _ in 0..<6 { #expect(try client.request("GET", "/v1/devices").status == 200) }
         let took = ContinuousClock.now - started
+        // Paced, not refused (all six answered 200), and no faster than the rate; how little longer than 250 ms
+        // they take is the machine's speed, not the limiter's (no upper bound).
         #expect(took >= .milliseconds(240), "6 requests at 20 a second take 250 ms: \(took)")
-        #expect(took < .seconds(2))
         // 24 at once, from 24 threads: the tokens of the next quarter second are taken (5, 50 ms apart), the rest
         // refused.
         let statuses = Mutex<[Int]>([])
