@@ -103,8 +103,9 @@ import Testing
         let stream = try EventStreamConnection(port: service.port, key: "heartbeat-key-0123456789")
         defer { stream.close() }
         #expect(stream.header("X-Accel-Buffering") == "no")
-        #expect(stream.waitFor("retry:", timeout: 2))
-        #expect(stream.waitFor("\n:", timeout: 2), "a comment line arrives within 2 s at a 0.2 s heartbeat")
+        #expect(stream.waitFor("retry:", timeout: 30))
+        // At the default 15 s the first would be 15 s away: one within half that came at the configured 0.2 s.
+        #expect(stream.waitFor("\n:", timeout: 7.5), "a comment line arrives within 7.5 s at a 0.2 s heartbeat")
     }
 }
 
