@@ -100,8 +100,9 @@ final class RunningCommand {
         return complete.split(separator: "\n").map(String.init)
     }
 
-    /// Waits until `condition` holds for the lines printed, or `timeout` seconds pass; answers whether it held.
-    func wait(timeout: Double = 10, until condition: ([String]) -> Bool) -> Bool {
+    /// Waits until `condition` holds for the lines printed, or `timeout` seconds pass; answers whether it held
+    /// (as soon as it holds: the default is generous, for a loaded machine).
+    func wait(timeout: Double = 30, until condition: ([String]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(lines) { return true }
@@ -110,13 +111,13 @@ final class RunningCommand {
         return condition(lines)
     }
 
-    /// Interrupts it as Ctrl-C does (SIGINT) and waits for it to end, killing it after 5 s; answers its
+    /// Interrupts it as Ctrl-C does (SIGINT) and waits for it to end, killing it after 30 s; answers its
     /// termination status.
     @discardableResult
     func stop() -> Int32 {
         if process.isRunning {
             kill(process.processIdentifier, SIGINT)
-            let deadline = Date().addingTimeInterval(5)
+            let deadline = Date().addingTimeInterval(30)
             while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()

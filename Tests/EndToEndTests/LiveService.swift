@@ -56,11 +56,12 @@ final class LiveService {
         self.process = process
         let handle = pipe.fileHandleForReading
         let startedAt = printed.text.endIndex
-        let deadline = Date().addingTimeInterval(20)
+        // Over as soon as the line comes; generous, for a debug binary started on a loaded machine.
+        let deadline = Date().addingTimeInterval(60)
         // `availableData` blocks: a service that starts but never prints is killed, which ends the read.
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
         defer { watchdog.cancel() }
         while Date() < deadline {
             let chunk = handle.availableData
