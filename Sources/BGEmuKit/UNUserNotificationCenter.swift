@@ -175,6 +175,7 @@ extension EmulatedApp {
             content.body = event.string("body") ?? ""
             return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
         }()
-        delegate.userNotificationCenter(center, willPresent: UNNotification(date: event.at, request: request)) { _ in }
+        let notification = UNNotification(date: event.at, request: request)
+        MainQueue.run { delegate.userNotificationCenter(center, willPresent: notification) { _ in } }
     }
 }

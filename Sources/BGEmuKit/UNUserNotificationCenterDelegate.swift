@@ -4,8 +4,10 @@ import Foundation
 /// is optional in Apple's framework: the protocol extension gives each a default, so that a delegate implementing
 /// some of them compiles. BGEmuKit calls `userNotificationCenter(_:willPresent:withCompletionHandler:)` when a
 /// notification is delivered while the app is active; it emulates no user, so it never calls the other two.
-/// (Apple's `async` forms of these methods are not declared: implement the completion-handler forms.)
-public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
+/// (Apple's `async` forms of these methods are not declared: implement the completion-handler forms.) Main-actor
+/// isolated, as the methods are called on the main queue: an app's `@MainActor` `AppDelegate` conforms as it does on
+/// iOS (where the Objective-C protocol's conformance crossing into the main actor is only a warning).
+@MainActor public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
     /// A notification is delivered while the app is in the foreground: answer how to show it.
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,

@@ -3,7 +3,7 @@ import Testing
 @testable import BGEmuKit
 
 /// `UNUserNotificationCenter`: authorization, settings, and local notifications scheduled on the device (R40).
-@Suite struct UserNotificationCenterTests {
+@MainActor @Suite struct UserNotificationCenterTests {
     @Test func requestAuthorizationGrantsAndItsCompletionRunsWithinTheLaunch() async throws {
         let fixture = try await HarnessFixture()
         let log = Recorder<String>()

@@ -12,7 +12,7 @@ import XCTest
 /// out empty, so the test binary cannot be told `--testing-library swift-testing`; run without arguments it runs
 /// its XCTest cases.
 final class LibfaketimeTests: XCTestCase {
-    func testUnderLibfaketimeADayOnTheDeviceMakesTheAppsOwnDateCheckRefresh() async throws {
+    @MainActor func testUnderLibfaketimeADayOnTheDeviceMakesTheAppsOwnDateCheckRefresh() async throws {
         try XCTSkipIf(ProcessInfo.processInfo.environment["FAKETIME_TIMESTAMP_FILE"] == nil, "runs under libfaketime")
         let server = try StubServer(delay: .milliseconds(300), body: AsyncNetworkAppTests.headlines)
         defer { server.stop() }
