@@ -4,7 +4,7 @@ import Testing
 
 /// The device's state and local notifications as app code reads and schedules them through BGEmuKit, against the
 /// real executable on a loopback port.
-@Suite(.serialized) struct BGEmuKitDeviceStateEndToEndTests {
+@MainActor @Suite(.serialized) struct BGEmuKitDeviceStateEndToEndTests {
     static let key = "bgemukit-state-e2e-key-0123456789"
     static let bundleId = "com.example.state"
 
