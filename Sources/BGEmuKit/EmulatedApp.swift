@@ -78,7 +78,7 @@ public final class EmulatedApp: @unchecked Sendable {
         backgroundModes = installed.backgroundModes
     }
 
-    var service: any DeviceService { device.service }
+    var service: any RemoteDevice { device.service }
 
     /// The delegate whose callbacks the harness makes (also `UIApplication.shared.delegate` in the app's code).
     public var delegate: (any UIApplicationDelegate)? {

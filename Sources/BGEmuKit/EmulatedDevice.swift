@@ -20,7 +20,7 @@ import Foundation
 public final class EmulatedDevice: @unchecked Sendable {
     /// The device's id at the service (`dev_…`).
     public var id: String { service.deviceId }
-    let service: any DeviceService
+    let service: any RemoteDevice
     /// The client of the service for the live event stream; nil for a device on a fake service.
     let streamClient: APIClient?
     /// Held for the whole of a harness call.
@@ -32,7 +32,7 @@ public final class EmulatedDevice: @unchecked Sendable {
     private var pushCount = 0
     private var budget: Duration = .seconds(2)
 
-    package init(service: any DeviceService, streamClient: APIClient? = nil) throws {
+    package init(service: any RemoteDevice, streamClient: APIClient? = nil) throws {
         self.service = service
         self.streamClient = streamClient
         lastSeen = try service.events(after: 0).last?.id ?? 0
@@ -72,7 +72,7 @@ public final class EmulatedDevice: @unchecked Sendable {
         let client: APIClient
         do { client = try APIClient(server: base, apiKey: key, timeout: 300) } catch { throw BGEmuError.transport("\(error)") }
         let draft = DeviceDraft(name: name, osVersion: osVersion, seed: seed, policy: policy)
-        let service = try HTTPDeviceService.createDevice(client: client, draft)
+        let service = try HTTPRemoteDevice.createDevice(client: client, draft)
         return try EmulatedDevice(service: service, streamClient: client)
     }
 

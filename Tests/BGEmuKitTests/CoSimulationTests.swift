@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func determinism_aSynchronousCompletionGivesTheSameCallsAndEventsAsWithoutCoSimulation() async throws {
-        func play(budget: Duration) async throws -> ([FakeDeviceService.Call], [String]) {
+        func play(budget: Duration) async throws -> ([FakeRemoteDevice.Call], [String]) {
             let fixture = try await backgroundApp(budget: budget) { task in
                 try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: HarnessFixture.refresh))
                 task.setTaskCompleted(success: true)

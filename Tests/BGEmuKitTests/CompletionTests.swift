@@ -93,11 +93,11 @@ import Testing
 /// Begins a background task on entering the background, ends it at once, and looks at the device right after.
 final class EndAtOnceDelegate: UIApplicationDelegate, @unchecked Sendable {
     // @unchecked Sendable: its state is in a `Recorder`.
-    let service: FakeDeviceService
+    let service: FakeRemoteDevice
     let bundleId: String
     let statesAfterEnd = Recorder<String>()
 
-    init(service: FakeDeviceService, bundleId: String) {
+    init(service: FakeRemoteDevice, bundleId: String) {
         self.service = service
         self.bundleId = bundleId
     }

@@ -8,7 +8,7 @@ import Testing
     static let wildcard = "com.example.photos.export.*"
 
     @Test func R41_theSubmitRunsTheWildcardsHandlerWithTheTaskAndItsProgressReachesTheService() async throws {
-        let service = FakeDeviceService()
+        let service = FakeRemoteDevice()
         let device = try EmulatedDevice(service: service)
         let app = try await device.install(bundleId: "com.example.photos", backgroundModes: [], permittedIdentifiers: [Self.wildcard])
         let seen = Recorder<String>()
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func R41_theUserCancelsTheTaskAndItsExpirationHandlerRunsBeforeTheCallReturns() async throws {
-        let service = FakeDeviceService()
+        let service = FakeRemoteDevice()
         let device = try EmulatedDevice(service: service)
         let app = try await device.install(bundleId: "com.example.photos", backgroundModes: [], permittedIdentifiers: [Self.wildcard])
         let expired = Recorder<String>()

@@ -9,7 +9,7 @@ struct HarnessFixture {
     static let refresh = "com.example.news.refresh"
     static let cleanup = "com.example.news.cleanup"
 
-    let service = FakeDeviceService()
+    let service = FakeRemoteDevice()
     let device: EmulatedDevice
     let app: EmulatedApp
 

@@ -1,9 +1,9 @@
 import Foundation
 
-/// What BGEmuKit asks of one emulated device. `HTTPDeviceService` speaks bgemu's HTTP API; the library's tests use
+/// What BGEmuKit asks of one emulated device. `HTTPRemoteDevice` speaks bgemu's HTTP API; the library's tests use
 /// an in-memory fake. Every call blocks until the service has answered. A refusal of the service is thrown as a
 /// ``ServiceProblem``, a failure to reach it as ``BGEmuError/transport(_:)``.
-package protocol DeviceService: Sendable {
+package protocol RemoteDevice: Sendable {
     /// The device's id at the service (`dev_…`).
     var deviceId: String { get }
     func install(_ installation: Installation) throws -> InstalledApp

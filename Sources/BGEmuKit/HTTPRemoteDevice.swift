@@ -1,9 +1,9 @@
 import BGEmuClient
 import Foundation
 
-/// ``DeviceService`` over bgemu's HTTP API, through the project's one client (``APIClient``): its typed routes,
+/// ``RemoteDevice`` over bgemu's HTTP API, through the project's one client (``APIClient``): its typed routes,
 /// its problem type and its pager.
-package struct HTTPDeviceService: DeviceService {
+package struct HTTPRemoteDevice: RemoteDevice {
     package let deviceId: String
     let client: APIClient
 
@@ -13,10 +13,10 @@ package struct HTTPDeviceService: DeviceService {
     }
 
     /// Creates a device.
-    package static func createDevice(client: APIClient, _ draft: DeviceDraft) throws -> HTTPDeviceService {
+    package static func createDevice(client: APIClient, _ draft: DeviceDraft) throws -> HTTPRemoteDevice {
         let created = try mapped { try client.createDevice(draft) }
         guard let id = created["id"]?.stringValue else { throw BGEmuError.transport("a created device without an id") }
-        return HTTPDeviceService(client: client, deviceId: id)
+        return HTTPRemoteDevice(client: client, deviceId: id)
     }
 
     /// Runs a call of the client: a refusal is thrown as its ``ServiceProblem``, anything else as

@@ -5,7 +5,7 @@ import Foundation
 /// (lifecycle events, a submit's event or refusal, a run's completion that suspends an app in the background that
 /// holds no background task, the `409 appNotRunning` of a suspended app's calls), and plays scripted events at each
 /// advance (a run started resumes a suspended app).
-final class FakeDeviceService: DeviceService, @unchecked Sendable {
+final class FakeRemoteDevice: RemoteDevice, @unchecked Sendable {
     // @unchecked Sendable: every member is behind `lock`.
     enum Call: Equatable {
         case launch([String]), lifecycle(String), advance(stop: Bool), submit(TaskRequestBody), complete(String, RunCompletion)
