@@ -74,13 +74,14 @@ struct PolicyRuleTests {
         ]
         var verdicts: [Bool] = []
         for engine in states {
+            let slot = try #require(engine.device.appSlot(app))
             for candidate in requests.map(DeviceEngine.Candidate.request) + [.fetch] {
                 for atPredictedUse in [false, true] {
                     var unknown: VirtualInstant?? = nil
                     var alsoUnknown: VirtualInstant?? = nil
                     let verdict = engine.conditions(
-                        0, candidate, atPredictedUse: atPredictedUse, predicted: &unknown, explain: false, verdictOnly: true)
-                    let listed = engine.conditions(0, candidate, atPredictedUse: atPredictedUse, predicted: &alsoUnknown)
+                        slot, candidate, atPredictedUse: atPredictedUse, predicted: &unknown, explain: false, verdictOnly: true)
+                    let listed = engine.conditions(slot, candidate, atPredictedUse: atPredictedUse, predicted: &alsoUnknown)
                     #expect(verdict.items.isEmpty)
                     #expect(verdict.allMet == listed.items.allSatisfy(\.met))
                     #expect(listed.allMet == listed.items.allSatisfy(\.met))

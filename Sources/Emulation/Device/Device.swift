@@ -52,9 +52,6 @@ public struct Device: Sendable, Codable, Equatable {
     /// The constants in force on this device: the profile with `policyOverrides` applied.
     public var policy: Profile { profile.applying(policyOverrides) }
 
-    /// The index of the installed app with `bundleId`.
-    public func appIndex(_ bundleId: String) -> Int? { apps.firstIndex { $0.bundleId == bundleId } }
-
     private enum CodingKeys: String, CodingKey {
         case id, tenantId, name, model, osVersion, multitaskingSupported, clock, conditions, seed, createdAt, apps
         case policyOverrides, runtime, scenario

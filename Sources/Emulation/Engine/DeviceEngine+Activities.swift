@@ -8,7 +8,7 @@ extension DeviceEngine {
     public mutating func setActivity(
         _ bundleId: String, _ activity: AppActivity, active: Bool, keepAliveInterval: VirtualDuration? = nil
     ) throws -> ActivityOutcome {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         if activity == .voip, active {
             guard let interval = keepAliveInterval else {
                 throw EmulationError.unprocessable(field: "keepAliveInterval", detail: "a voip activity needs its keep-alive interval")
@@ -43,11 +43,11 @@ extension DeviceEngine {
 
     /// Whether an activity of the app keeps it running now and, if not, why.
     public func activityOutcome(_ bundleId: String, _ activity: AppActivity) throws -> ActivityOutcome {
-        outcome(try index(of: bundleId), activity)
+        outcome(try slot(of: bundleId), activity)
     }
 
     /// Whether an activity keeps the app running now and, if not, why.
-    func outcome(_ i: Int, _ activity: AppActivity) -> ActivityOutcome {
+    func outcome(_ i: AppSlot, _ activity: AppActivity) -> ActivityOutcome {
         let active = device.apps[i].runtime.activities.isActive(activity)
         func answer(_ keeps: Bool, _ reason: String) -> ActivityOutcome {
             ActivityOutcome(activity: activity, active: active, keepsAppRunning: keeps, reason: reason)
@@ -77,7 +77,7 @@ extension DeviceEngine {
         device.runtime.location = fix
         emit(.deviceLocationChanged, data: ["latitude": .double(latitude), "longitude": .double(longitude)])
         var woken: [String] = []
-        for i in device.apps.indices {
+        for i in device.appSlots {
             let app = device.apps[i]
             if app.runtime.activities.isActive(.location), app.isRunning, app.state == .active || app.state == .inactive || declares(i, .location) {
                 emit(.locationDelivered, bundleId: app.bundleId, data: [
@@ -114,7 +114,7 @@ extension DeviceEngine {
         }
         emit(.accessoryDataReceived, data: ["accessoryId": .string(accessoryId), "transport": .string(transport.rawValue)])
         var woken: [String] = []
-        for i in device.apps.indices {
+        for i in device.appSlots {
             let app = device.apps[i]
             guard app.runtime.activities.isActive(transport), declares(i, transport) else { continue }
             if app.state == .active || app.state == .inactive { continue }
@@ -128,7 +128,7 @@ extension DeviceEngine {
     /// A Newsstand issue is available (R39): the app is launched into the background to start its download.
     @discardableResult
     public mutating func newsstandIssue(_ bundleId: String, name: String) throws -> Run {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard device.apps[i].manifest.backgroundModes.contains(.newsstandContent) else {
             throw EmulationError.conflict(code: "modeNotDeclared", detail: "\(bundleId) does not declare newsstand-content.")
         }
@@ -142,14 +142,14 @@ extension DeviceEngine {
     // MARK: The system
 
     /// R35, R36: audio playing or standard location updates, with the mode, keep a background app running.
-    func holdsByActivity(_ i: Int) -> Bool {
+    func holdsByActivity(_ i: AppSlot) -> Bool {
         let activities = device.apps[i].runtime.activities
         guard !activities.active.isEmpty else { return false }
         return activities.active.contains { $0.holdsApp && declares(i, $0) }
     }
 
     /// R35: without the audio mode, audio stops when the app leaves the foreground.
-    mutating func stopUndeclaredActivities(_ i: Int) {
+    mutating func stopUndeclaredActivities(_ i: AppSlot) {
         guard device.apps[i].runtime.activities.isActive(.audio), !declares(i, .audio) else { return }
         device.apps[i].runtime.activities.active.removeAll { $0 == .audio }
         emit(.activityStopped, bundleId: device.apps[i].bundleId, data: [
@@ -158,13 +158,13 @@ extension DeviceEngine {
     }
 
     /// Audio and standard location updates end with the app's process; the registrations stay.
-    mutating func endProcessActivities(_ i: Int) {
+    mutating func endProcessActivities(_ i: AppSlot) {
         device.apps[i].runtime.activities.active.removeAll(where: \.endsWithProcess)
     }
 
     /// R37: the keep-alive handler runs in a short `voip` run, and is due again after the interval.
     mutating func voipKeepAliveDue(_ bundleId: String) {
-        guard let i = device.appIndex(bundleId), let interval = device.apps[i].runtime.activities.keepAliveInterval,
+        guard let i = device.appSlot(bundleId), let interval = device.apps[i].runtime.activities.keepAliveInterval,
             device.apps[i].runtime.activities.isActive(.voip)
         else { return }
         schedule(.voipKeepAlive(bundleId: bundleId), at: now + interval)
@@ -180,13 +180,13 @@ extension DeviceEngine {
 
     /// R7: after a reboot, apps that declare `voip` are relaunched into the background.
     mutating func relaunchVoIPApps() {
-        for i in device.apps.indices
+        for i in device.appSlots
         where device.apps[i].manifest.backgroundModes.contains(.voip) && !device.apps[i].runtime.forceQuit {
             startRun(i, kind: .voip, reason: "reboot", duration: policy.voipRun)
         }
     }
 
-    private func declares(_ i: Int, _ activity: AppActivity) -> Bool {
+    private func declares(_ i: AppSlot, _ activity: AppActivity) -> Bool {
         activity.modes.isEmpty || activity.modes.contains { device.apps[i].manifest.backgroundModes.contains($0) }
     }
 }

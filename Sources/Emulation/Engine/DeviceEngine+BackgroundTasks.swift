@@ -3,7 +3,7 @@ extension DeviceEngine {
     /// Begins a task (R8); nil is `UIBackgroundTaskInvalid`, on a device without multitasking (R14).
     @discardableResult
     public mutating func beginBackgroundTask(_ bundleId: String, name: String?) throws -> BackgroundTask? {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard device.apps[i].isRunning else {
             throw EmulationError.conflict(
                 code: "appNotRunning",
@@ -15,7 +15,7 @@ extension DeviceEngine {
 
     /// Ends an open task (R13: the app is suspended at once when nothing else holds it).
     public mutating func endBackgroundTask(_ bundleId: String, taskId: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let t = device.apps[i].runtime.backgroundTasks.firstIndex(where: { $0.id == taskId && $0.isOpen }) else {
             throw EmulationError.notFound(kind: "background task", id: taskId)
         }
@@ -30,7 +30,7 @@ extension DeviceEngine {
     // MARK: Internals
 
     @discardableResult
-    mutating func beginTask(_ i: Int, name: String?, endsOnExpiration: Bool) -> BackgroundTask {
+    mutating func beginTask(_ i: AppSlot, name: String?, endsOnExpiration: Bool) -> BackgroundTask {
         let task = BackgroundTask(id: newTaskId(), name: name, beganAt: now, endsOnExpiration: endsOnExpiration)
         device.apps[i].runtime.backgroundTasks.append(task)
         trimTaskHistory(i)
@@ -46,14 +46,14 @@ extension DeviceEngine {
         return task
     }
 
-    mutating func beginScriptedTask(_ i: Int, _ script: TaskBehavior) {
+    mutating func beginScriptedTask(_ i: AppSlot, _ script: TaskBehavior) {
         let task = beginTask(i, name: script.name, endsOnExpiration: script.endOnExpiration)
         if let after = script.endAfter {
             schedule(.scriptedTaskEnd(bundleId: device.apps[i].bundleId, taskId: task.id), at: now + after)
         }
     }
 
-    mutating func endTask(_ i: Int, _ t: Int, reason: String) {
+    mutating func endTask(_ i: AppSlot, _ t: Int, reason: String) {
         let bundleId = device.apps[i].bundleId
         device.apps[i].runtime.backgroundTasks[t].state = .ended
         device.apps[i].runtime.backgroundTasks[t].endedAt = now
@@ -67,7 +67,7 @@ extension DeviceEngine {
     }
 
     /// Schedules the expiration warning and the end of the allowance while a background app has open tasks.
-    mutating func armAllowance(_ i: Int) {
+    mutating func armAllowance(_ i: AppSlot) {
         let bundleId = device.apps[i].bundleId
         cancelTimers { $0 == .allowanceWarning(bundleId: bundleId) || $0 == .allowanceEnd(bundleId: bundleId) }
         guard device.apps[i].state == .background, !device.apps[i].runtime.openTasks.isEmpty,
@@ -82,7 +82,7 @@ extension DeviceEngine {
 
     /// R11: every running task's expiration handler is called.
     mutating func allowanceWarning(_ bundleId: String) {
-        guard let i = device.appIndex(bundleId), device.apps[i].state == .background else { return }
+        guard let i = device.appSlot(bundleId), device.apps[i].state == .background else { return }
         let remaining = device.apps[i].runtime.allowanceEndsAt.map { max(0, ($0 - now).seconds) } ?? 0
         for t in device.apps[i].runtime.backgroundTasks.indices where device.apps[i].runtime.backgroundTasks[t].state == .running {
             device.apps[i].runtime.backgroundTasks[t].state = .expiring
@@ -100,7 +100,7 @@ extension DeviceEngine {
 
     /// R12: tasks still open when the allowance is spent get the app killed by the watchdog.
     mutating func allowanceEnded(_ bundleId: String) {
-        guard let i = device.appIndex(bundleId), device.apps[i].state == .background else { return }
+        guard let i = device.appSlot(bundleId), device.apps[i].state == .background else { return }
         let open = device.apps[i].runtime.openTasks
         guard !open.isEmpty else { settle(i); return }
         terminate(i, reason: "watchdog", tellApp: false, extra: [
@@ -109,13 +109,13 @@ extension DeviceEngine {
     }
 
     mutating func scriptedTaskEnd(_ bundleId: String, taskId: String) {
-        guard let i = device.appIndex(bundleId),
+        guard let i = device.appSlot(bundleId),
             let t = device.apps[i].runtime.backgroundTasks.firstIndex(where: { $0.id == taskId && $0.isOpen })
         else { return }
         endTask(i, t, reason: "ended")
     }
 
-    private mutating func trimTaskHistory(_ i: Int) {
+    private mutating func trimTaskHistory(_ i: AppSlot) {
         let tasks = device.apps[i].runtime.backgroundTasks
         guard tasks.count > AppRuntime.historyLimit, let first = tasks.firstIndex(where: { !$0.isOpen }) else { return }
         device.apps[i].runtime.backgroundTasks.remove(at: first)

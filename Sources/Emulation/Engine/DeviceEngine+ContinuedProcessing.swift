@@ -13,7 +13,7 @@ extension DeviceEngine {
     /// R41: the submit of a continued processing request (`submit` has checked the app runs and BGTaskScheduler
     /// exists). It starts at once when the app is in the foreground and has room; without room a `.queue` request
     /// waits, a `.fail` one is refused with `immediateRunIneligible`.
-    mutating func submitContinuedProcessing(_ i: Int, _ request: TaskRequest) throws {
+    mutating func submitContinuedProcessing(_ i: AppSlot, _ request: TaskRequest) throws {
         let app = device.apps[i]
         guard device.osVersion.major >= 26 else {
             try reject(i, request, "unavailable", "BGContinuedProcessingTaskRequest exists from iOS 26; this device runs \(device.osVersion).")
@@ -56,7 +56,7 @@ extension DeviceEngine {
 
     /// Starts the run of a continued processing request; it lasts while its progress advances (R41).
     @discardableResult
-    mutating func startContinuedProcessing(_ i: Int, _ request: TaskRequest, reason: String) -> Run {
+    mutating func startContinuedProcessing(_ i: AppSlot, _ request: TaskRequest, reason: String) -> Run {
         device.apps[i].runtime.taskRequests.removeAll { $0.identifier == request.identifier }
         let options = request.continued ?? ContinuedProcessingOptions(title: "", subtitle: "")
         let run = startRun(
@@ -77,7 +77,7 @@ extension DeviceEngine {
         _ bundleId: String, runId: String, completedUnitCount: Int64, totalUnitCount: Int64, title: String? = nil,
         subtitle: String? = nil
     ) throws -> Run {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId }) else {
             throw EmulationError.notFound(kind: "run", id: runId)
         }
@@ -116,7 +116,7 @@ extension DeviceEngine {
     /// (`run.expiring`, reason `userCancelled`) and the grace period of R22 runs.
     @discardableResult
     public mutating func cancelContinuedProcessing(_ bundleId: String, runId: String) throws -> Run {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let run = device.apps[i].runtime.runs.first(where: { $0.id == runId }) else {
             throw EmulationError.notFound(kind: "run", id: runId)
         }
@@ -132,7 +132,7 @@ extension DeviceEngine {
     }
 
     /// R41: a queued request starts once a continued processing run of the app has ended and left room.
-    mutating func startQueuedContinuedProcessing(_ i: Int) {
+    mutating func startQueuedContinuedProcessing(_ i: AppSlot) {
         guard device.apps[i].isRunning, openContinuedRuns(i) < Self.continuedProcessingRunLimit,
             let next = device.apps[i].runtime.taskRequests.first(where: { $0.kind == .continuedProcessing })
         else { return }
@@ -141,7 +141,7 @@ extension DeviceEngine {
 
     /// R41 (Apple: "Queued BGContinuedProcessingTaskRequests will be cancelled when the user removes your app from
     /// the app switcher"): a force quit drops the queued requests.
-    mutating func dropQueuedContinuedProcessing(_ i: Int) {
+    mutating func dropQueuedContinuedProcessing(_ i: AppSlot) {
         let queued = device.apps[i].runtime.taskRequests.filter { $0.kind == .continuedProcessing }
         guard !queued.isEmpty else { return }
         device.apps[i].runtime.taskRequests.removeAll { $0.kind == .continuedProcessing }
@@ -152,7 +152,7 @@ extension DeviceEngine {
         }
     }
 
-    private func openContinuedRuns(_ i: Int) -> Int {
+    private func openContinuedRuns(_ i: AppSlot) -> Int {
         device.apps[i].runtime.runs.reduce(0) { $0 + ($1.kind == .continuedProcessing && $1.isOpen ? 1 : 0) }
     }
 }

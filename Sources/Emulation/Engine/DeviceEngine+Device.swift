@@ -28,7 +28,7 @@ extension DeviceEngine {
         // R20: a processing run expires when the user starts using the device or power is removed.
         let inUse = (!conditions.locked && old.locked) || (conditions.userActive && !old.userActive)
         let unplugged = old.charging && !conditions.charging
-        for i in device.apps.indices {
+        for i in device.appSlots {
             for run in device.apps[i].runtime.runs where run.kind == .processing && run.state == .running {
                 if inUse {
                     runDeadlinePassed(device.apps[i].bundleId, runId: run.id, reason: "deviceInUse")
@@ -63,7 +63,7 @@ extension DeviceEngine {
 
     /// Removes an app; a running one ends first.
     public mutating func uninstall(_ bundleId: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         if device.apps[i].state != .notRunning { terminate(i, reason: "uninstalled", tellApp: false) }
         cancelTimers { $0.bundleId == bundleId }
         device.apps.remove(at: i)
@@ -72,7 +72,7 @@ extension DeviceEngine {
 
     /// The per-app Background App Refresh switch (R18).
     public mutating func setAppSettings(_ bundleId: String, _ settings: AppSettings) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard device.apps[i].settings != settings else { return }
         device.apps[i].settings = settings
         emit(.appSettingsChanged, bundleId: bundleId, data: ["backgroundAppRefresh": .bool(settings.backgroundAppRefresh)])
@@ -80,7 +80,7 @@ extension DeviceEngine {
 
     /// Replaces the declared background modes.
     public mutating func setBackgroundModes(_ bundleId: String, _ modes: [BackgroundMode]) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         device.apps[i].manifest.backgroundModes = modes
     }
 }

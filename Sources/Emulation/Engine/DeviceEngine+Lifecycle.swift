@@ -6,7 +6,7 @@ extension DeviceEngine {
     /// the app's own code knows it: when this launch starts the app's process (it was not running), those become its
     /// launch handlers; a running app keeps those of the launch that started it. Each must be permitted.
     public mutating func launch(_ bundleId: String, registering handlers: [String]? = nil) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         if let handlers {
             let permitted = device.apps[i].manifest.permittedIdentifiers
             let issues = handlers.enumerated().filter { !permitted.contains($0.element) }.map {
@@ -33,7 +33,7 @@ extension DeviceEngine {
 
     /// The user returns to a running or suspended app (app switcher). A terminated app must be launched.
     public mutating func foreground(_ bundleId: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         switch device.apps[i].state {
         case .active: return
         case .notRunning:
@@ -48,7 +48,7 @@ extension DeviceEngine {
 
     /// The user presses Home or switches away: the app leaves the foreground (R1, R2; R4 and R14 terminate it).
     public mutating func background(_ bundleId: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard device.apps[i].state == .active || device.apps[i].state == .inactive else {
             throw EmulationError.conflict(
                 code: "notInForeground", detail: "\(bundleId) is \(device.apps[i].state.rawValue), not in the foreground.")
@@ -59,7 +59,7 @@ extension DeviceEngine {
     /// The user swipes the app away in the switcher (R5): it ends and is not relaunched for background events
     /// until the user launches it again.
     public mutating func forceQuit(_ bundleId: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         let wasRunning = device.apps[i].state != .notRunning
         if device.apps[i].state == .active {
             delegate(i, .willResignActive)
@@ -78,7 +78,7 @@ extension DeviceEngine {
 
     /// The system reclaims memory (R6): a background or suspended app ends; only a running one hears `willTerminate`.
     public mutating func terminate(_ bundleId: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         switch device.apps[i].state {
         case .notRunning:
             throw EmulationError.conflict(code: "notRunning", detail: "\(bundleId) is not running.")
@@ -92,7 +92,7 @@ extension DeviceEngine {
 
     /// The device restarts (R7): every app ends.
     public mutating func reboot() {
-        for i in device.apps.indices where device.apps[i].state != .notRunning {
+        for i in device.appSlots where device.apps[i].state != .notRunning {
             terminate(i, reason: "reboot", tellApp: device.apps[i].isRunning)
         }
         emit(.deviceRebooted)
@@ -101,7 +101,7 @@ extension DeviceEngine {
 
     // MARK: Transitions
 
-    mutating func setState(_ i: Int, _ state: AppState, cause: String) {
+    mutating func setState(_ i: AppSlot, _ state: AppState, cause: String) {
         let from = device.apps[i].state
         guard from != state else { return }
         device.apps[i].state = state
@@ -109,7 +109,7 @@ extension DeviceEngine {
              data: ["from": .string(from.rawValue), "to": .string(state.rawValue), "cause": .string(cause)])
     }
 
-    mutating func delegate(_ i: Int, _ callback: DelegateCallback, _ extra: [String: EventValue] = [:]) {
+    mutating func delegate(_ i: AppSlot, _ callback: DelegateCallback, _ extra: [String: EventValue] = [:]) {
         var data = extra
         data["callback"] = .string(callback.rawValue)
         data["method"] = .string(callback.method)
@@ -118,12 +118,12 @@ extension DeviceEngine {
 
     /// Sends every other foreground app to the background: one app is in the foreground at a time.
     private mutating func background(allBut bundleId: String, cause: String) {
-        for i in device.apps.indices where device.apps[i].bundleId != bundleId {
+        for i in device.appSlots where device.apps[i].bundleId != bundleId {
             if device.apps[i].state == .active || device.apps[i].state == .inactive { leaveForeground(i, cause: cause) }
         }
     }
 
-    private mutating func bringToForeground(_ i: Int) {
+    private mutating func bringToForeground(_ i: AppSlot) {
         delegate(i, .willEnterForeground)
         setState(i, .inactive, cause: "userReturned")
         setState(i, .active, cause: "userReturned")
@@ -139,7 +139,7 @@ extension DeviceEngine {
         }
     }
 
-    private mutating func leaveForeground(_ i: Int, cause: String) {
+    private mutating func leaveForeground(_ i: AppSlot, cause: String) {
         if device.apps[i].state == .active {
             delegate(i, .willResignActive)
             setState(i, .inactive, cause: cause)
@@ -166,20 +166,20 @@ extension DeviceEngine {
     }
 
     mutating func lifecycleGraceEnded(_ bundleId: String) {
-        guard let i = device.appIndex(bundleId) else { return }
+        guard let i = device.appSlot(bundleId) else { return }
         device.apps[i].runtime.lifecycleGraceEndsAt = nil
         settle(i)
     }
 
     /// Whether something keeps a background app from suspension (R2): its lifecycle callback's time, an open
     /// background task, an open run.
-    func isHeld(_ i: Int) -> Bool {
+    func isHeld(_ i: AppSlot) -> Bool {
         if let grace = device.apps[i].runtime.lifecycleGraceEndsAt, grace > now { return true }
         return device.apps[i].runtime.hasOpenTask || device.apps[i].runtime.hasOpenRun || holdsByActivity(i)
     }
 
     /// Suspends a background app that nothing holds any more (R2, R13, R23).
-    mutating func settle(_ i: Int) {
+    mutating func settle(_ i: AppSlot) {
         guard device.apps[i].state == .background, !isHeld(i) else { return }
         setState(i, .suspended, cause: "idle")
         let bundleId = device.apps[i].bundleId
@@ -190,7 +190,7 @@ extension DeviceEngine {
     /// Ends a running or suspended app: open tasks and runs end with it, its timers are dropped. The
     /// `app.terminated` event says the state it ended in (`previousState`) and whether its code was running
     /// then (`wasRunning`: in the foreground or the background, not suspended), whether or not it was told.
-    mutating func terminate(_ i: Int, reason: String, tellApp: Bool, extra: [String: EventValue] = [:]) {
+    mutating func terminate(_ i: AppSlot, reason: String, tellApp: Bool, extra: [String: EventValue] = [:]) {
         let bundleId = device.apps[i].bundleId
         let previous = device.apps[i].state
         let wasRunning = device.apps[i].isRunning
@@ -221,7 +221,7 @@ extension DeviceEngine {
         emit(.appTerminated, bundleId: bundleId, data: data)
     }
 
-    private mutating func recordUserLaunch(_ i: Int) {
+    private mutating func recordUserLaunch(_ i: AppSlot) {
         device.apps[i].runtime.forceQuit = false
         device.apps[i].runtime.launchHistory.append(now)
         if device.apps[i].runtime.launchHistory.count > AppRuntime.launchHistoryLimit {

@@ -4,7 +4,7 @@ extension DeviceEngine {
     /// `UNUserNotificationCenter.add`: schedules `notification`, replacing one with the same identifier. Over the
     /// profile's limit, the soonest are kept and the rest dropped (R40).
     public mutating func scheduleNotification(_ bundleId: String, _ notification: LocalNotification) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         var issues: [FieldIssue] = []
         if notification.identifier.isEmpty { issues.append(FieldIssue("identifier", "must not be empty")) }
         if let interval = notification.timeInterval {
@@ -51,7 +51,7 @@ extension DeviceEngine {
 
     /// `removePendingNotificationRequests(withIdentifiers:)`.
     public mutating func cancelNotification(_ bundleId: String, identifier: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard device.apps[i].runtime.notifications?.contains(where: { $0.identifier == identifier }) == true else {
             throw EmulationError.notFound(kind: "notification", id: identifier)
         }
@@ -62,7 +62,7 @@ extension DeviceEngine {
 
     /// R40: the notification fires whatever the app's state; a repeating one is scheduled again.
     mutating func localNotificationDue(_ bundleId: String, identifier: String) {
-        guard let i = device.appIndex(bundleId),
+        guard let i = device.appSlot(bundleId),
             let n = device.apps[i].runtime.notifications?.firstIndex(where: { $0.identifier == identifier }),
             let notification = device.apps[i].runtime.notifications?[n]
         else { return }
@@ -79,7 +79,7 @@ extension DeviceEngine {
     }
 
     /// The user is shown a notification: `source` is `local` or `remote`.
-    mutating func deliverNotification(_ i: Int, source: String, identifier: String, title: String?, body: String?) {
+    mutating func deliverNotification(_ i: AppSlot, source: String, identifier: String, title: String?, body: String?) {
         emit(.notificationDelivered, bundleId: device.apps[i].bundleId, data: [
             "source": .string(source), "identifier": .string(identifier), "title": .optional(title),
             "body": .optional(body), "appState": .string(device.apps[i].state.rawValue),

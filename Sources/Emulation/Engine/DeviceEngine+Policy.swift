@@ -8,7 +8,7 @@ extension DeviceEngine {
 
     /// Why the pending request `identifier` would or would not run (the `eligibility` route).
     public func eligibility(_ bundleId: String, identifier: String) throws -> Eligibility {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let request = device.apps[i].runtime.taskRequests.first(where: { $0.identifier == identifier }) else {
             throw EmulationError.notFound(kind: "task request", id: identifier)
         }
@@ -34,20 +34,20 @@ extension DeviceEngine {
     /// R26: a system opportunity; each app gets at most one discretionary launch.
     mutating func opportunity() {
         scheduleNextOpportunity()
-        for i in device.apps.indices { tryDiscretionaryLaunch(i, atPredictedUse: false) }
+        for i in device.appSlots { tryDiscretionaryLaunch(i, atPredictedUse: false) }
         deliverDeferredPushes()  // R30
     }
 
     /// R26: shortly before the user usually opens the app, its refresh (or fetch) may run.
     mutating func predictedUsage(_ bundleId: String) {
-        guard let i = device.appIndex(bundleId) else { return }
+        guard let i = device.appSlot(bundleId) else { return }
         reschedulePrediction(i)
         tryDiscretionaryLaunch(i, atPredictedUse: true)
     }
 
     /// Launches the app for its first candidate whose conditions are all met, in the order R25 weighs them:
     /// processing requests, then app refresh requests, then fetch.
-    private mutating func tryDiscretionaryLaunch(_ i: Int, atPredictedUse: Bool) {
+    private mutating func tryDiscretionaryLaunch(_ i: AppSlot, atPredictedUse: Bool) {
         // The candidates share the app's predicted launch: computed once, when a candidate first needs it.
         var predicted: VirtualInstant?? = nil
         var launch: Candidate?
@@ -77,7 +77,7 @@ extension DeviceEngine {
     }
 
     /// Whether every condition of `candidate` is met, stopping at the first that is not (an opportunity's check).
-    private func isMet(_ i: Int, _ candidate: Candidate, atPredictedUse: Bool, predicted: inout VirtualInstant??) -> Bool {
+    private func isMet(_ i: AppSlot, _ candidate: Candidate, atPredictedUse: Bool, predicted: inout VirtualInstant??) -> Bool {
         conditions(i, candidate, atPredictedUse: atPredictedUse, predicted: &predicted, explain: false, verdictOnly: true)
             .allMet
     }
@@ -87,7 +87,7 @@ extension DeviceEngine {
     /// the cost, and nobody reads them there; with `verdictOnly` the list stops at the first unmet condition.
     /// `predicted` is the app's next predicted launch once known (`.some`), computed here when needed and unknown.
     func conditions(
-        _ i: Int, _ candidate: Candidate, atPredictedUse: Bool, predicted: inout VirtualInstant??,
+        _ i: AppSlot, _ candidate: Candidate, atPredictedUse: Bool, predicted: inout VirtualInstant??,
         explain: Bool = true, verdictOnly: Bool = false
     ) -> ConditionList {
         // The app is read in place (`device.apps[i]`), not copied: a copy of an app retains and releases each of
@@ -163,7 +163,7 @@ extension DeviceEngine {
 
     /// `setMinimumBackgroundFetchInterval` (R28).
     public mutating func setFetchInterval(_ bundleId: String, _ interval: FetchInterval) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         device.apps[i].runtime.fetchInterval = interval
         let value: EventValue = switch interval {
         case .never: "never"

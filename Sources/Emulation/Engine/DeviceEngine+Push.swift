@@ -5,7 +5,7 @@ extension DeviceEngine {
     /// APNs hands a push to the device. A push APNs would refuse throws `PushRejection` and leaves no trace.
     public mutating func receivePush(_ request: PushRequest) throws(PushRejection) -> PushOutcome {
         let push = try APNsValidation.validate(request, now: now)
-        guard let i = device.appIndex(push.bundleId) else {
+        guard let i = device.appSlot(push.bundleId) else {
             throw PushRejection(400, "BadTopic", "apns-topic \(push.bundleId) names no app installed on the device.")
         }
         emit(.pushReceived, bundleId: push.bundleId, data: [
@@ -35,7 +35,7 @@ extension DeviceEngine {
 
     /// R29–R31: a push with `content-available: 1` wakes the app now, is deferred, or is dropped. The app in
     /// the foreground gets it at once, whatever the power-aware policy (R30).
-    private mutating func wake(_ i: Int, _ push: Push) -> PushOutcome {
+    private mutating func wake(_ i: AppSlot, _ push: Push) -> PushOutcome {
         if let reason = dropReason(i, push) { return drop(i, push, reason: reason) }
         if inForeground(i) { return deliver(i, push, reason: "push") }
         guard let reason = deferralReason(i) else { return deliver(i, push, reason: "push") }
@@ -44,7 +44,7 @@ extension DeviceEngine {
     }
 
     /// Why a wake-up can never happen, whatever the power: nil when it can.
-    private func dropReason(_ i: Int, _ push: Push) -> String? {
+    private func dropReason(_ i: AppSlot, _ push: Push) -> String? {
         let app = device.apps[i]
         if policy.appRefreshRun == nil { return "unsupportedOS" }  // content-available came with iOS 7
         if !app.manifest.declares(.remoteNotification) { return "modeMissing" }  // R29
@@ -58,12 +58,12 @@ extension DeviceEngine {
     }
 
     /// Whether the app is in the foreground (active or inactive), where a push reaches it at once.
-    private func inForeground(_ i: Int) -> Bool {
+    private func inForeground(_ i: AppSlot) -> Bool {
         device.apps[i].state == .active || device.apps[i].state == .inactive
     }
 
     /// R30: the power-aware policy; nil when a background push may be delivered now.
-    private func deferralReason(_ i: Int) -> String? {
+    private func deferralReason(_ i: AppSlot) -> String? {
         let c = device.conditions
         if c.lowPowerMode { return "lowPowerMode" }
         if c.batteryLevel <= policy.criticalBatteryLevel, !c.charging { return "batteryCritical" }
@@ -78,7 +78,7 @@ extension DeviceEngine {
     /// R30: the app in the foreground gets `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`
     /// while active: no background time is granted (no run) and the delivery does not count towards
     /// `backgroundPushesPerHour`.
-    private mutating func deliver(_ i: Int, _ push: Push, reason: String) -> PushOutcome {
+    private mutating func deliver(_ i: AppSlot, _ push: Push, reason: String) -> PushOutcome {
         if inForeground(i) {
             delegate(i, .didReceiveRemoteNotification, ["apnsId": .string(push.apnsId), "reason": .string(reason)])
             emit(.pushDelivered, bundleId: push.bundleId, data: [
@@ -99,13 +99,13 @@ extension DeviceEngine {
         return PushOutcome(apnsId: push.apnsId, kind: .delivered, runId: run.id)
     }
 
-    private mutating func drop(_ i: Int, _ push: Push, reason: String) -> PushOutcome {
+    private mutating func drop(_ i: AppSlot, _ push: Push, reason: String) -> PushOutcome {
         emit(.pushDropped, bundleId: push.bundleId, data: ["apnsId": .string(push.apnsId), "reason": .string(reason)])
         return PushOutcome(apnsId: push.apnsId, kind: .dropped, reason: reason)
     }
 
     /// R30: held; a newer deferred push replaces the older one (coalescing).
-    private mutating func deferPush(_ i: Int, _ push: Push, reason: String) -> PushOutcome {
+    private mutating func deferPush(_ i: AppSlot, _ push: Push, reason: String) -> PushOutcome {
         var pushes = device.apps[i].runtime.pushes ?? AppPushes()
         let replaced = pushes.deferred.map(\.apnsId)
         for old in replaced {
@@ -124,7 +124,7 @@ extension DeviceEngine {
 
     /// R30: delivers the app's deferred push when the user launches it (at once) or when the policy allows;
     /// drops it when it expired or can no longer be delivered.
-    mutating func deliverDeferredPushes(_ i: Int, userLaunch: Bool) {
+    mutating func deliverDeferredPushes(_ i: AppSlot, userLaunch: Bool) {
         guard let deferred = device.apps[i].runtime.pushes?.deferred, !deferred.isEmpty else { return }
         for push in deferred {
             if let reason = dropReason(i, push) {
@@ -141,13 +141,13 @@ extension DeviceEngine {
     mutating func deliverDeferredPushes() {
         // `hasDeferredPush` reads the app in place: the optional chain written here copied the whole app (its
         // arrays and strings retained and released) for every app at every opportunity.
-        for i in device.apps.indices where device.apps[i].runtime.hasDeferredPush {
+        for i in device.appSlots where device.apps[i].runtime.hasDeferredPush {
             deliverDeferredPushes(i, userLaunch: false)
         }
     }
 
     /// R31: a force quit drops the app's deferred push.
-    mutating func dropDeferredPushes(_ i: Int, reason: String) {
+    mutating func dropDeferredPushes(_ i: AppSlot, reason: String) {
         for push in device.apps[i].runtime.pushes?.deferred ?? [] {
             removeDeferred(i, push)
             _ = drop(i, push, reason: reason)
@@ -157,14 +157,14 @@ extension DeviceEngine {
     /// R30: a push still deferred at its `apns-expiration` is discarded at that instant (APNs stores a push until
     /// then, and no longer). One delivered, dropped or replaced before has nothing left to expire.
     mutating func deferredPushExpired(_ bundleId: String, apnsId: String) {
-        guard let i = device.appIndex(bundleId),
+        guard let i = device.appSlot(bundleId),
               let push = device.apps[i].runtime.pushes?.deferred.first(where: { $0.apnsId == apnsId })
         else { return }
         removeDeferred(i, push)
         _ = drop(i, push, reason: "expired")
     }
 
-    private mutating func removeDeferred(_ i: Int, _ push: Push) {
+    private mutating func removeDeferred(_ i: AppSlot, _ push: Push) {
         device.apps[i].runtime.pushes?.deferred.removeAll { $0.apnsId == push.apnsId }
         cancelTimers { $0 == .pushExpiration(bundleId: push.bundleId, apnsId: push.apnsId) }
     }

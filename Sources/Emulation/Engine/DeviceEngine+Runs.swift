@@ -2,7 +2,7 @@
 extension DeviceEngine {
     /// The app reports the end of a run: `setTaskCompleted(success:)` or the fetch completion handler (R23).
     public mutating func completeRun(_ bundleId: String, runId: String, result: RunResult) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId }) else {
             throw EmulationError.notFound(kind: "run", id: runId)
         }
@@ -21,7 +21,7 @@ extension DeviceEngine {
     /// Grants background time: a terminated app is launched into the background, a suspended one resumed (R3).
     @discardableResult
     mutating func startRun(
-        _ i: Int, kind: RunKind, reason: String, identifier: String? = nil, duration: VirtualDuration,
+        _ i: AppSlot, kind: RunKind, reason: String, identifier: String? = nil, duration: VirtualDuration,
         requiresExternalPower: Bool = false, extra: [String: EventValue] = [:]
     ) -> Run {
         let bundleId = device.apps[i].bundleId
@@ -57,7 +57,7 @@ extension DeviceEngine {
     }
 
     /// Ends an open run with `result` and lets the app suspend if nothing else holds it (R23).
-    mutating func finishRun(_ i: Int, _ r: Int, result: RunResult) {
+    mutating func finishRun(_ i: AppSlot, _ r: Int, result: RunResult) {
         let bundleId = device.apps[i].bundleId
         let run = device.apps[i].runtime.runs[r]
         device.apps[i].runtime.runs[r].state = .completed
@@ -79,7 +79,7 @@ extension DeviceEngine {
 
     /// R38: a wake with no completion handler is over at its deadline; the app is suspended unless something
     /// else (a background task begun meanwhile) holds it. No result was reported.
-    private mutating func endWake(_ i: Int, _ r: Int) {
+    private mutating func endWake(_ i: AppSlot, _ r: Int) {
         let bundleId = device.apps[i].bundleId
         let run = device.apps[i].runtime.runs[r]
         device.apps[i].runtime.runs[r].state = .completed
@@ -97,7 +97,7 @@ extension DeviceEngine {
     /// R22: the deadline passed; the expiration handler is called and the grace period starts. A wake with no
     /// completion handler just ends instead (R38).
     mutating func runDeadlinePassed(_ bundleId: String, runId: String, reason: String = "deadline") {
-        guard let i = device.appIndex(bundleId),
+        guard let i = device.appSlot(bundleId),
             let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId && $0.state == .running })
         else { return }
         if device.apps[i].runtime.runs[r].kind.endsBySuspension, reason == "deadline" {
@@ -112,7 +112,7 @@ extension DeviceEngine {
 
     /// R22: still not completed after the grace period: marked failed, and the app is terminated.
     mutating func runGraceEnded(_ bundleId: String, runId: String) {
-        guard let i = device.appIndex(bundleId),
+        guard let i = device.appSlot(bundleId),
             let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId && $0.isOpen })
         else { return }
         let run = device.apps[i].runtime.runs[r]
@@ -131,7 +131,7 @@ extension DeviceEngine {
     }
 
     mutating func scriptedRunCompletion(_ bundleId: String, runId: String) {
-        guard let i = device.appIndex(bundleId),
+        guard let i = device.appSlot(bundleId),
             let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId && $0.isOpen }),
             let script = device.apps[i].script(device.apps[i].runtime.runs[r].kind)
         else { return }
@@ -146,7 +146,7 @@ extension DeviceEngine {
         finishRun(i, r, result: script.result)
     }
 
-    private mutating func trimRunHistory(_ i: Int) {
+    private mutating func trimRunHistory(_ i: AppSlot) {
         let runs = device.apps[i].runtime.runs
         guard runs.count > AppRuntime.historyLimit, let first = runs.firstIndex(where: { !$0.isOpen }) else { return }
         device.apps[i].runtime.runs.remove(at: first)

@@ -5,7 +5,7 @@ extension DeviceEngine {
 
     /// `BGTaskScheduler.submit`. A refusal is recorded (`taskRequest.rejected`) and thrown as `refused`.
     public mutating func submit(_ bundleId: String, _ request: TaskRequest) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard device.apps[i].isRunning else {
             throw EmulationError.conflict(
                 code: "appNotRunning",
@@ -55,7 +55,7 @@ extension DeviceEngine {
 
     /// `BGTaskScheduler.cancel(taskRequestWithIdentifier:)`.
     public mutating func cancelTaskRequest(_ bundleId: String, identifier: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard device.apps[i].runtime.taskRequests.contains(where: { $0.identifier == identifier }) else {
             throw EmulationError.notFound(kind: "task request", id: identifier)
         }
@@ -65,7 +65,7 @@ extension DeviceEngine {
 
     /// `BGTaskScheduler.cancelAllTaskRequests()`.
     public mutating func cancelAllTaskRequests(_ bundleId: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         for request in device.apps[i].runtime.taskRequests {
             emit(.taskRequestCancelled, bundleId: bundleId, data: ["identifier": .string(request.identifier), "all": true])
         }
@@ -75,7 +75,7 @@ extension DeviceEngine {
     /// `_simulateLaunchForTaskWithIdentifier:` (R24): runs a pending request now, whatever the conditions.
     @discardableResult
     public mutating func simulateLaunch(_ bundleId: String, identifier: String) throws -> Run {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let request = device.apps[i].runtime.taskRequests.first(where: { $0.identifier == identifier }) else {
             throw EmulationError.notFound(kind: "task request", id: identifier)
         }
@@ -84,7 +84,7 @@ extension DeviceEngine {
 
     /// `_simulateExpirationForTaskWithIdentifier:` (R24): the running task's expiration handler is called now.
     public mutating func simulateExpiration(_ bundleId: String, identifier: String) throws {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let run = device.apps[i].runtime.runs.first(where: { $0.identifier == identifier && $0.state == .running }) else {
             throw EmulationError.notFound(kind: "running task", id: identifier)
         }
@@ -93,7 +93,7 @@ extension DeviceEngine {
 
     /// Starts the run of a pending request; the request is used up (R21).
     @discardableResult
-    mutating func launchRequest(_ i: Int, _ request: TaskRequest, reason: String) -> Run {
+    mutating func launchRequest(_ i: AppSlot, _ request: TaskRequest, reason: String) -> Run {
         if request.kind == .continuedProcessing { return startContinuedProcessing(i, request, reason: reason) }
         device.apps[i].runtime.taskRequests.removeAll { $0.identifier == request.identifier }
         let duration = request.kind == .appRefresh ? policy.appRefreshRun : policy.processingRun
@@ -104,7 +104,7 @@ extension DeviceEngine {
     }
 
     /// R16: a request whose identifier has no launch handler raises `NSInternalInconsistencyException`.
-    mutating func crashForMissingHandler(_ i: Int, _ request: TaskRequest) throws -> Never {
+    mutating func crashForMissingHandler(_ i: AppSlot, _ request: TaskRequest) throws -> Never {
         let reason = "No launch handler registered for task with identifier \(request.identifier)"
         emit(.appCrashed, bundleId: device.apps[i].bundleId, data: [
             "exception": "NSInternalInconsistencyException", "reason": .string(reason),
@@ -114,7 +114,7 @@ extension DeviceEngine {
     }
 
     /// Records a refused submit (`taskRequest.rejected`) and throws it as `refused`.
-    mutating func reject(_ i: Int, _ request: TaskRequest, _ code: String, _ detail: String) throws -> Never {
+    mutating func reject(_ i: AppSlot, _ request: TaskRequest, _ code: String, _ detail: String) throws -> Never {
         emit(.taskRequestRejected, bundleId: device.apps[i].bundleId, data: [
             "identifier": .string(request.identifier), "kind": .string(request.kind.rawValue), "code": .string(code),
             "detail": .string(detail),

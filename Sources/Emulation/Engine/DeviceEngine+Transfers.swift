@@ -10,7 +10,7 @@ extension DeviceEngine {
     public mutating func makeURLSession(
         _ bundleId: String, identifier: String, discretionary: Bool, sendsLaunchEvents: Bool
     ) throws -> Bool {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         let session = BackgroundURLSession(
             identifier: identifier, discretionary: discretionary, sendsLaunchEvents: sendsLaunchEvents, createdAt: now)
         let data: [String: EventValue] = [
@@ -35,7 +35,7 @@ extension DeviceEngine {
         _ bundleId: String, session identifier: String, kind: Transfer.Kind, bytes: Int64,
         earliestBeginDate: VirtualInstant? = nil, countOfBytesClientExpectsToReceive: Int64? = nil
     ) throws -> Transfer {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let session = device.apps[i].runtime.urlSessions.first(where: { $0.identifier == identifier }) else {
             throw EmulationError.notFound(kind: "urlSession", id: identifier)
         }
@@ -63,7 +63,7 @@ extension DeviceEngine {
     /// The app cancels a transfer (`URLSessionTask.cancel()`): its delegate hears −999.
     @discardableResult
     public mutating func cancelTransfer(_ bundleId: String, transferId: String) throws -> Transfer {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard let t = device.apps[i].runtime.transfers.firstIndex(where: { $0.id == transferId }) else {
             throw EmulationError.notFound(kind: "transfer", id: transferId)
         }
@@ -81,7 +81,7 @@ extension DeviceEngine {
     /// The app calls the completion handler `handleEventsForBackgroundURLSession` gave it: the run ends (R32).
     @discardableResult
     public mutating func finishURLSessionEvents(_ bundleId: String, session identifier: String) throws -> Run {
-        let i = try index(of: bundleId)
+        let i = try slot(of: bundleId)
         guard device.apps[i].runtime.urlSessions.contains(where: { $0.identifier == identifier }) else {
             throw EmulationError.notFound(kind: "urlSession", id: identifier)
         }
@@ -99,7 +99,7 @@ extension DeviceEngine {
 
     /// A transfer's timer: record what moved, report crossed thresholds, finish or plan the next step.
     mutating func transferTimerFired(_ bundleId: String, transferId: String) {
-        guard let i = device.appIndex(bundleId),
+        guard let i = device.appSlot(bundleId),
             let t = device.apps[i].runtime.transfers.firstIndex(where: { $0.id == transferId && $0.isOpen })
         else { return }
         plan(i, t)
@@ -107,7 +107,7 @@ extension DeviceEngine {
 
     /// Re-plans every open transfer after the network, power or bandwidth changed.
     mutating func replanTransfers() {
-        for i in device.apps.indices {
+        for i in device.appSlots {
             for t in device.apps[i].runtime.transfers.indices where device.apps[i].runtime.transfers[t].isOpen {
                 plan(i, t)
             }
@@ -115,7 +115,7 @@ extension DeviceEngine {
     }
 
     /// R33: a force quit cancels every open transfer of the app; the app hears of it at its next launch.
-    mutating func cancelTransfersOnForceQuit(_ i: Int) {
+    mutating func cancelTransfersOnForceQuit(_ i: AppSlot) {
         for t in device.apps[i].runtime.transfers.indices where device.apps[i].runtime.transfers[t].isOpen {
             end(i, t, state: .cancelled, errorCode: Transfer.cancelledErrorCode, reason: "forceQuit")
             device.apps[i].runtime.transfers[t].awaitsReport = true
@@ -124,7 +124,7 @@ extension DeviceEngine {
     }
 
     /// R33: at the user's launch, the session delegate hears of the transfers a force quit cancelled.
-    mutating func reportCancelledTransfers(_ i: Int) {
+    mutating func reportCancelledTransfers(_ i: AppSlot) {
         for t in device.apps[i].runtime.transfers.indices where device.apps[i].runtime.transfers[t].awaitsReport {
             device.apps[i].runtime.transfers[t].awaitsReport = false
             emit(.transferFailed, bundleId: device.apps[i].bundleId, data: failureData(device.apps[i].runtime.transfers[t]))
@@ -135,7 +135,7 @@ extension DeviceEngine {
 
     /// Brings transfer `t` up to now: measures the bytes moved at the old rate, reports crossed quarters, ends it
     /// when complete, then sets the rate the conditions allow and its next timer.
-    private mutating func plan(_ i: Int, _ t: Int, enqueued: Bool = false) {
+    private mutating func plan(_ i: AppSlot, _ t: Int, enqueued: Bool = false) {
         let bundleId = device.apps[i].bundleId
         var transfer = device.apps[i].runtime.transfers[t]
         transfer.bytesTransferred = transfer.bytesTransferred(at: now)
@@ -192,7 +192,7 @@ extension DeviceEngine {
     }
 
     /// Emits `transfer.progress` for each quarter below 100 % crossed since the last report.
-    private mutating func reportProgress(_ i: Int, _ t: Int) {
+    private mutating func reportProgress(_ i: AppSlot, _ t: Int) {
         let transfer = device.apps[i].runtime.transfers[t]
         var quarter = transfer.reportedQuarters
         while quarter < 3, transfer.bytesTransferred >= transfer.threshold(quarter + 1) {
@@ -206,7 +206,7 @@ extension DeviceEngine {
         device.apps[i].runtime.transfers[t].reportedQuarters = transfer.bytesTransferred >= transfer.bytes ? 4 : quarter
     }
 
-    private mutating func end(_ i: Int, _ t: Int, state: Transfer.State, errorCode: Int?, reason: String?) {
+    private mutating func end(_ i: AppSlot, _ t: Int, state: Transfer.State, errorCode: Int?, reason: String?) {
         let bundleId = device.apps[i].bundleId
         let id = device.apps[i].runtime.transfers[t].id
         device.apps[i].runtime.transfers[t].bytesTransferred = device.apps[i].runtime.transfers[t].bytesTransferred(at: now)
@@ -231,7 +231,7 @@ extension DeviceEngine {
     /// R32: when the last transfer of a session ends, a session that sends launch events wakes or launches the
     /// app into the background for `handleEventsForBackgroundURLSession`. A foreground app hears the delegate
     /// directly; a force-quit app is not launched (R5).
-    private mutating func sessionMayBeDone(_ i: Int, session identifier: String) {
+    private mutating func sessionMayBeDone(_ i: AppSlot, session identifier: String) {
         let runtime = device.apps[i].runtime
         guard !runtime.transfers.contains(where: { $0.session == identifier && $0.isOpen }),
             let session = runtime.urlSessions.first(where: { $0.identifier == identifier })
@@ -254,7 +254,7 @@ extension DeviceEngine {
             duration: policy.appRefreshRun ?? .seconds(30))
     }
 
-    private mutating func trimTransferHistory(_ i: Int) {
+    private mutating func trimTransferHistory(_ i: AppSlot) {
         let transfers = device.apps[i].runtime.transfers
         guard transfers.count > AppRuntime.historyLimit, let first = transfers.firstIndex(where: { !$0.isOpen && !$0.awaitsReport })
         else { return }

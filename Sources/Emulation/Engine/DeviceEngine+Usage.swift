@@ -4,7 +4,7 @@ extension DeviceEngine {
 
     /// The minute of the day the user usually opens the app: launches on at least `predictionMinimumDays`
     /// different days of the last two weeks within 30 minutes of each other.
-    func usualLaunchMinute(_ i: Int) -> Int? {
+    func usualLaunchMinute(_ i: AppSlot) -> Int? {
         // Fewer launches than days needed make no pattern (each launch is on one day): answered without a copy.
         let minimumDays = policy.predictionMinimumDays
         guard device.apps[i].runtime.launchHistory.count >= minimumDays else { return nil }
@@ -38,7 +38,7 @@ extension DeviceEngine {
     }
 
     /// When the next predicted launch comes: `predictionLead` before the usual minute.
-    func nextPredictedLaunch(_ i: Int) -> VirtualInstant? {
+    func nextPredictedLaunch(_ i: AppSlot) -> VirtualInstant? {
         guard let minute = usualLaunchMinute(i) else { return nil }
         let dayStart = now.milliseconds - (now.milliseconds % Self.day + Self.day) % Self.day
         var at = VirtualInstant(milliseconds: dayStart + Int64(minute) * 60_000 - policy.predictionLead.milliseconds)
@@ -46,7 +46,7 @@ extension DeviceEngine {
         return at
     }
 
-    mutating func reschedulePrediction(_ i: Int) {
+    mutating func reschedulePrediction(_ i: AppSlot) {
         let bundleId = device.apps[i].bundleId
         cancelTimers { $0 == .predictedUsage(bundleId: bundleId) }
         if let at = nextPredictedLaunch(i) { schedule(.predictedUsage(bundleId: bundleId), at: at) }
@@ -56,13 +56,13 @@ extension DeviceEngine {
 
     var today: Int64 { now.milliseconds / Self.day }
 
-    func budgetUsed(_ i: Int) -> Int {
+    func budgetUsed(_ i: AppSlot) -> Int {
         let budget = device.apps[i].runtime.budget
         return budget.day == today ? budget.used : 0
     }
 
     /// The launches the app may have today: the profile's base scaled by its behaviour, plus a bonus for use.
-    func dailyBudget(_ i: Int) -> Int {
+    func dailyBudget(_ i: AppSlot) -> Int {
         var recentLaunches = 0
         for launch in device.apps[i].runtime.launchHistory where now.milliseconds - launch.milliseconds <= 7 * Self.day {
             recentLaunches += 1
@@ -72,7 +72,7 @@ extension DeviceEngine {
             + min(policy.usageBudgetBonus, recentLaunches)
     }
 
-    mutating func consumeBudget(_ i: Int) {
+    mutating func consumeBudget(_ i: AppSlot) {
         if device.apps[i].runtime.budget.day != today {
             device.apps[i].runtime.budget.day = today
             device.apps[i].runtime.budget.used = 0
@@ -81,14 +81,14 @@ extension DeviceEngine {
     }
 
     /// R27: finishing within half the time earns credit.
-    mutating func scoreCompletion(_ i: Int, run: Run) {
+    mutating func scoreCompletion(_ i: AppSlot, run: Run) {
         guard run.state == .running, (now - run.startedAt).milliseconds * 2 <= (run.deadline - run.startedAt).milliseconds
         else { return }
         device.apps[i].runtime.budget.score = min(2, device.apps[i].runtime.budget.score + 0.1)
     }
 
     /// R27: running to expiration costs credit.
-    mutating func scoreExpiration(_ i: Int) {
+    mutating func scoreExpiration(_ i: AppSlot) {
         device.apps[i].runtime.budget.score = max(0.25, device.apps[i].runtime.budget.score - 0.25)
     }
 }

@@ -113,10 +113,10 @@ public struct DeviceEngine: Sendable {
 
     // MARK: Apps
 
-    /// The index of an installed app, or `notFound`.
-    func index(of bundleId: String) throws -> Int {
-        guard let index = device.appIndex(bundleId) else { throw EmulationError.notFound(kind: "app", id: bundleId) }
-        return index
+    /// The slot of an installed app, or `notFound`.
+    func slot(of bundleId: String) throws -> AppSlot {
+        guard let slot = device.appSlot(bundleId) else { throw EmulationError.notFound(kind: "app", id: bundleId) }
+        return slot
     }
 
     /// Dispatches a due timer.

@@ -5,7 +5,7 @@ extension DeviceEngine {
     /// the app submits at launch (`submission`), followed by `requestPending`. `predicted` is the app's next
     /// predicted launch (`nextPredictedLaunch`), which the caller knows.
     func forecastUnmetConditions(
-        _ i: Int, _ kind: RunKind, submission: ForecastSubmission?, predicted next: VirtualInstant?
+        _ i: AppSlot, _ kind: RunKind, submission: ForecastSubmission?, predicted next: VirtualInstant?
     ) -> [String] {
         var predicted: VirtualInstant?? = .some(next)
         func unmet(_ candidate: Candidate) -> [String] {
@@ -37,7 +37,7 @@ struct ForecastPredictionCache {
     private var key: (count: Int, last: VirtualInstant?, expired: Int)?
     private var predicted: VirtualInstant?
 
-    mutating func next(_ engine: DeviceEngine, _ i: Int) -> VirtualInstant? {
+    mutating func next(_ engine: DeviceEngine, _ i: AppSlot) -> VirtualInstant? {
         let history = engine.device.apps[i].runtime.launchHistory
         let now = engine.now
         var expired = 0

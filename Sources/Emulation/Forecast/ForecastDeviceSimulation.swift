@@ -117,7 +117,7 @@ struct ForecastDeviceSimulation {
     }
 
     private mutating func sample() {
-        guard let i = engine.device.appIndex(plan.app.bundleId) else { return }
+        guard let i = engine.device.appSlot(plan.app.bundleId) else { return }
         let predicted = prediction.next(engine, i)
         for kind in plan.kinds where runs[kind]?.started == 0 {
             let submission = plan.request.app.atLaunch.submit.first { $0.kind.rawValue == kind.rawValue }
