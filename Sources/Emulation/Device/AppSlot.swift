@@ -21,10 +21,12 @@ extension Device {
 }
 
 extension Array where Element == App {
-    /// The app in `slot`, read and changed in place (`device.apps[i].runtime.x = …` copies no app), as the `Int`
-    /// subscript is.
+    /// The app in `slot`, changed in place (`device.apps[i].runtime.x = …` copies no app), as the `Int` subscript
+    /// is.
     public subscript(_ slot: AppSlot) -> App {
-        _read { yield self[slot.index] }
+        // A getter, not `_read { yield self[slot.index] }`: with the yielding reader, a debug build of the service
+        // released a temporary twice in `endBackgroundTask` and crashed (BackgroundTaskEndEndToEndTests).
+        get { self[slot.index] }
         _modify { yield &self[slot.index] }
     }
 
