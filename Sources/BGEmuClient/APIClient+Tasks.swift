@@ -43,4 +43,28 @@ extension APIClient {
     public func endBackgroundTask(_ device: String, _ bundleId: String, task: String) throws(ClientFailure) {
         _ = try send("DELETE", Self.appPath(device, bundleId, "background-tasks", task))
     }
+
+    /// `GET …/task-requests/{identifier}/eligibility`: whether the pending request would run at the next
+    /// opportunity, each condition with its rule, and when the next opportunity comes.
+    public func eligibility(_ device: String, _ bundleId: String, identifier: String) throws(ClientFailure) -> JSONValue {
+        try json("GET", Self.appPath(device, bundleId, "task-requests", identifier, "eligibility"))
+    }
+
+    /// `POST …/task-requests/{identifier}/simulate-launch` (the debugger's `_simulateLaunchForTaskWithIdentifier:`):
+    /// the run started.
+    public func simulateLaunch(_ device: String, _ bundleId: String, identifier: String) throws(ClientFailure) -> JSONValue {
+        try json("POST", Self.appPath(device, bundleId, "task-requests", identifier, "simulate-launch"))
+    }
+
+    /// `POST …/task-requests/{identifier}/simulate-expiration` (`_simulateExpirationForTaskWithIdentifier:`): the
+    /// run told to expire.
+    public func simulateExpiration(_ device: String, _ bundleId: String, identifier: String) throws(ClientFailure) -> JSONValue {
+        try json("POST", Self.appPath(device, bundleId, "task-requests", identifier, "simulate-expiration"))
+    }
+
+    /// The app whose run `run` is on the device (from its `run.started` event); nil when no run has that id.
+    public func appOfRun(_ device: String, run: String) throws(ClientFailure) -> String? {
+        let page = try json("GET", Self.devicePath(device, "events"), query: [("runId", run), ("type", "run.started"), ("limit", "1")])
+        return page["items"]?.arrayValue?.first?["bundleId"]?.stringValue
+    }
 }

@@ -9,8 +9,10 @@ struct BGEmu: ParsableCommand {
         abstract: "An emulator of iOS background execution, served over HTTP.",
         subcommands: [
             Serve.self, CreateCommand.self, DevicesCommand.self, InstallCommand.self, LaunchCommand.self,
-            TerminateCommand.self, PushCommand.self, AdvanceCommand.self, EventsCommand.self, ScenarioCommand.self,
-            KeysCommand.self, ForecastCommand.self,
+            HomeCommand.self, ForegroundCommand.self, TerminateCommand.self, SubmitCommand.self,
+            SimulateLaunchCommand.self, SimulateExpirationCommand.self, CompleteCommand.self, EligibilityCommand.self,
+            PushCommand.self, AdvanceCommand.self, EventsCommand.self, ScenarioCommand.self, KeysCommand.self,
+            ForecastCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }

@@ -32,6 +32,9 @@ struct ForecastCommand: ParsableCommand {
     @Option(help: "The app's Info.plist file (XML or binary), sent as app.infoPlist.")
     var infoPlist: String?
 
+    @Option(help: "The app's bundle id, sent as app.bundleId (also what $(PRODUCT_BUNDLE_IDENTIFIER) in --info-plist becomes).")
+    var bundleId: String?
+
     @Option(
         name: .customLong("setting"),
         help: "A build setting the Info.plist refers to, NAME=VALUE (repeatable; app.buildSettings).")
@@ -49,7 +52,9 @@ struct ForecastCommand: ParsableCommand {
     func run() throws {
         try CommandFailure.reporting(hints: Self.hints) {
             var body = try LocalFile.read(file, what: "the forecast request")
-            if let infoPlist { body = try Self.withInfoPlist(body, file: infoPlist, settings: settings) }
+            if infoPlist != nil || bundleId != nil {
+                body = try Self.withApp(body, infoPlist: infoPlist, bundleId: bundleId, settings: settings)
+            }
             let service = try client.client()
             // Caught from before the request: a forecast started must not be left running by an interrupted command.
             let interrupt = InterruptFlag.install()
@@ -101,16 +106,20 @@ struct ForecastCommand: ParsableCommand {
             + "DELETE /v1/forecasts/{forecastId} (GET /v1/forecasts lists them)",
     ]
 
-    /// `body` with `app.infoPlist` the file in Base64 (the service reads an XML or a binary property list in it), and
-    /// `app.buildSettings` the settings given.
-    static func withInfoPlist(_ body: [UInt8], file: String, settings: [String]) throws -> [UInt8] {
+    /// `body` with `app.infoPlist` the file in Base64 (the service reads an XML or a binary property list in it),
+    /// `app.buildSettings` the settings given, and `app.bundleId` the bundle id given.
+    static func withApp(_ body: [UInt8], infoPlist file: String?, bundleId: String?, settings: [String]) throws -> [UInt8] {
         guard var request = (try? JSONValue.parse(body))?.objectValue else {
             throw CommandFailure.local("the forecast request is not a JSON object")
         }
         // The request is written again with the file in it, its numbers exactly as they were (a 64-bit seed too).
-        let plist = Data(try LocalFile.read(file, what: "the Info.plist", standardInput: false))
         var app = request["app"]?.objectValue ?? [:]
-        app["infoPlist"] = .string(plist.base64EncodedString())  // XML or binary alike: the service reads either
+        if let file {
+            let plist = Data(try LocalFile.read(file, what: "the Info.plist", standardInput: false))
+            app["infoPlist"] = .string(plist.base64EncodedString())  // XML or binary alike: the service reads either
+        }
+        // With an Info.plist whose CFBundleIdentifier is $(PRODUCT_BUNDLE_IDENTIFIER), the service gives it this.
+        if let bundleId { app["bundleId"] = .string(bundleId) }
         if !settings.isEmpty {
             var values = app["buildSettings"]?.objectValue ?? [:]
             for setting in try settings.map(SettingOption.init) { values[setting.name] = .string(setting.value) }
