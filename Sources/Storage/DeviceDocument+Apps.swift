@@ -100,6 +100,10 @@ extension DeviceDocument {
             w.string(run.reason)
             w.key("requiresExternalPower")
             w.bool(run.requiresExternalPower)
+            if let requiresNetworkConnectivity = run.requiresNetworkConnectivity {
+                w.key("requiresNetworkConnectivity")
+                w.bool(requiresNetworkConnectivity)
+            }
             if let result = run.result {
                 w.key("result")
                 w.string(result.rawValue)

@@ -126,6 +126,24 @@ struct SchedulerRuleTests {
         #expect(again.events(.runStarted).count > 1)
     }
 
+    @Test func R21_aScriptedResubmissionKeepsTheRequestsConditions() throws {
+        // A processing task that needs power and a network resubmits as it was submitted at launch: the next
+        // request needs them too (it used to lose both after the first run, and ran 92 times in 3 days on a
+        // device charging one hour a night).
+        let script = AppBehavior(runs: [.processing: RunBehavior(completeAfter: .seconds(2), result: .success, resubmit: true)])
+        var engine = EngineFixture.engine(apps: [EngineFixture.app(behavior: script)])
+        try engine.launch(app)
+        try engine.submit(app, TaskRequest(
+            kind: .processing, identifier: EngineFixture.cleanupId, requiresNetworkConnectivity: true,
+            requiresExternalPower: true, submittedAt: engine.now))
+        try engine.background(app)
+        try engine.simulateLaunch(app, identifier: EngineFixture.cleanupId)
+        try engine.advance(seconds: 10)
+        let next = try #require(engine.app().runtime.taskRequests.first { $0.identifier == EngineFixture.cleanupId })
+        #expect(next.requiresExternalPower && next.requiresNetworkConnectivity)
+        #expect(engine.events(.runCompleted).count == 1)
+    }
+
     @Test func R22_expirationCallsTheHandlerThenFailsAndTerminates() throws {
         var engine = EngineFixture.engine()
         try engine.launch(app)

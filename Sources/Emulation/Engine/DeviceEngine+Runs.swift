@@ -22,7 +22,7 @@ extension DeviceEngine {
     @discardableResult
     mutating func startRun(
         _ i: AppSlot, kind: RunKind, reason: String, identifier: String? = nil, duration: VirtualDuration,
-        requiresExternalPower: Bool = false, extra: [String: EventValue] = [:]
+        requiresExternalPower: Bool = false, requiresNetworkConnectivity: Bool = false, extra: [String: EventValue] = [:]
     ) -> Run {
         let bundleId = device.apps[i].bundleId
         let launched = device.apps[i].state == .notRunning
@@ -37,7 +37,8 @@ extension DeviceEngine {
         }
         let run = Run(
             id: newRunId(), kind: kind, reason: reason, identifier: identifier, startedAt: now, deadline: now + duration,
-            launchedApp: launched, requiresExternalPower: requiresExternalPower)
+            launchedApp: launched, requiresExternalPower: requiresExternalPower,
+            requiresNetworkConnectivity: requiresNetworkConnectivity)
         device.apps[i].runtime.runs.append(run)
         trimRunHistory(i)
         var data = extra
@@ -136,11 +137,13 @@ extension DeviceEngine {
             let script = device.apps[i].script(device.apps[i].runtime.runs[r].kind)
         else { return }
         let run = device.apps[i].runtime.runs[r]
-        // R21: a well-behaved handler schedules its next request before completing.
+        // R21: a well-behaved handler schedules its next request before completing, as it made the first: the
+        // conditions of the request it runs for are kept (a processing task that needs power still needs it).
         if script.resubmit, let identifier = run.identifier, let kind = TaskRequestKind(rawValue: run.kind.rawValue) {
             let request = TaskRequest(
                 kind: kind, identifier: identifier, earliestBeginDate: script.resubmitAfter.map { now + $0 },
-                submittedAt: now)
+                requiresNetworkConnectivity: run.requiresNetworkConnectivity ?? false,
+                requiresExternalPower: run.requiresExternalPower, submittedAt: now)
             _ = try? submit(bundleId, request)
         }
         finishRun(i, r, result: script.result)

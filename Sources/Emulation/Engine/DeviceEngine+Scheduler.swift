@@ -100,7 +100,8 @@ extension DeviceEngine {
         return startRun(
             i, kind: request.kind == .appRefresh ? .appRefresh : .processing, reason: reason,
             identifier: request.identifier, duration: duration ?? .seconds(30),
-            requiresExternalPower: request.requiresExternalPower)
+            requiresExternalPower: request.requiresExternalPower,
+            requiresNetworkConnectivity: request.requiresNetworkConnectivity)
     }
 
     /// R16: a request whose identifier has no launch handler raises `NSInternalInconsistencyException`.

@@ -52,12 +52,16 @@ public struct Run: Sendable, Codable, Equatable {
     public var launchedApp: Bool
     /// For processing runs: whether the request asked for external power (power removal expires the run, R20).
     public var requiresExternalPower: Bool
+    /// For processing runs: whether the request asked for network connectivity; nil is false (a device stored
+    /// before it was kept). With `requiresExternalPower`, what a resubmission of the request keeps (R21).
+    public var requiresNetworkConnectivity: Bool?
     /// For continued processing runs: the progress last reported (R41).
     public var progress: RunProgress?
 
     public init(
         id: String, kind: RunKind, reason: String, identifier: String?, startedAt: VirtualInstant,
-        deadline: VirtualInstant, launchedApp: Bool, requiresExternalPower: Bool = false
+        deadline: VirtualInstant, launchedApp: Bool, requiresExternalPower: Bool = false,
+        requiresNetworkConnectivity: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -68,6 +72,7 @@ public struct Run: Sendable, Codable, Equatable {
         self.state = .running
         self.launchedApp = launchedApp
         self.requiresExternalPower = requiresExternalPower
+        self.requiresNetworkConnectivity = requiresNetworkConnectivity ? true : nil
     }
 
     public var isOpen: Bool { state == .running || state == .expiring }
