@@ -248,3 +248,41 @@ struct SchedulerRuleTests {
         #expect(refusal { try engine.submit(app, refreshRequest(engine)) } == "unavailable")
     }
 }
+
+/// When a request itself first runs (issue 29): the next opportunity is the device's, not the request's.
+@Suite struct FirstRunTests {
+    let app = EngineFixture.weather
+
+    @Test func R19_R26_firstRunAtWeighsTheEarliestBeginDateAndIsWhenTheRunStarts() throws {
+        var engine = EngineFixture.engine()
+        try engine.launch(app)
+        try engine.submit(app, TaskRequest(
+            kind: .appRefresh, identifier: EngineFixture.refreshId, earliestBeginDate: engine.now + .seconds(1800),
+            submittedAt: engine.now))
+        try engine.background(app)
+        let eligibility = try engine.eligibility(app, identifier: EngineFixture.refreshId)
+        let next = try #require(eligibility.nextOpportunityAt)
+        let first = try #require(eligibility.firstRunAt)
+        #expect(next < engine.now + .seconds(1800))  // the device's next opportunity comes first
+        #expect(first >= engine.now + .seconds(1800))  // the request's does not
+        #expect(eligibility.blockedBy.isEmpty)
+        // Advancing to it starts the run there, and not before.
+        try engine.advance(to: first - .seconds(1))
+        #expect(engine.events(.runStarted).isEmpty)
+        try engine.advance(to: first)
+        #expect(engine.events(.runStarted).map(\.at) == [first])
+    }
+
+    @Test func R18_aRequestInLowPowerModeIsBlockedByWhatTimeCannotChange() throws {
+        var engine = EngineFixture.engine()
+        try engine.launch(app)
+        try engine.submit(app, TaskRequest(kind: .appRefresh, identifier: EngineFixture.refreshId, submittedAt: engine.now))
+        try engine.background(app)
+        var conditions = engine.device.conditions
+        conditions.lowPowerMode = true
+        engine.setConditions(conditions)
+        let eligibility = try engine.eligibility(app, identifier: EngineFixture.refreshId)
+        #expect(eligibility.firstRunAt == nil)
+        #expect(eligibility.blockedBy == ["lowPowerModeOff"])
+    }
+}

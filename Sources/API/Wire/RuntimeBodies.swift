@@ -73,6 +73,8 @@ struct EligibilityBody: Encodable {
         try c.encode(eligibility.eligible, forKey: AnyKey("eligible"))
         try c.encode(eligibility.nextOpportunityAt.map(RFC3339.format), forKey: AnyKey("nextOpportunityAt"))
         try c.encode(eligibility.predictedLaunchAt.map(RFC3339.format), forKey: AnyKey("predictedLaunchAt"))
+        try c.encode(eligibility.firstRunAt.map(RFC3339.format), forKey: AnyKey("firstRunAt"))
+        try c.encode(eligibility.blockedBy, forKey: AnyKey("blockedBy"))
         try c.encode(eligibility.conditions.map(ConditionBody.init), forKey: AnyKey("conditions"))
     }
 

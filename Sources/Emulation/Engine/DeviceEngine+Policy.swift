@@ -14,10 +14,12 @@ extension DeviceEngine {
         }
         let predicted = request.kind == .appRefresh ? nextPredictedLaunch(i) : nil
         var known: VirtualInstant?? = .some(predicted)
+        let items = conditions(i, .request(request), atPredictedUse: false, predicted: &known).items
+        let first = firstRun(of: i, identifier: identifier, conditions: items)
         return Eligibility(
-            identifier: identifier, kind: request.kind,
-            conditions: conditions(i, .request(request), atPredictedUse: false, predicted: &known).items,
-            nextOpportunityAt: device.runtime.timers.first { $0.kind == .opportunity }?.due, predictedLaunchAt: predicted)
+            identifier: identifier, kind: request.kind, conditions: items,
+            nextOpportunityAt: device.runtime.timers.first { $0.kind == .opportunity }?.due, predictedLaunchAt: predicted,
+            firstRunAt: first.at, blockedBy: first.blockedBy)
     }
 
     /// Schedules the first opportunity of a device that has none.

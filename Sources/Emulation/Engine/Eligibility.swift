@@ -22,4 +22,10 @@ public struct Eligibility: Sendable, Equatable {
     public var eligible: Bool { conditions.allSatisfy(\.met) }
     public var nextOpportunityAt: VirtualInstant?
     public var predictedLaunchAt: VirtualInstant?
+    /// When this request would first run if nothing but time changed (its earliest begin date, the budgets, the
+    /// opportunities and the predicted use all weighed); nil when `blockedBy` names what time cannot change, or
+    /// when no run comes within 30 days.
+    public var firstRunAt: VirtualInstant? = nil
+    /// The unmet conditions no passing of time can meet (the device's, the user's or the app's state).
+    public var blockedBy: [String] = []
 }

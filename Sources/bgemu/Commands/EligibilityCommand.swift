@@ -41,6 +41,13 @@ struct EligibilityCommand: ParsableCommand {
         }
         lines += Terminal.table(rows)
         lines.append("next opportunity: \(answer["nextOpportunityAt"]?.stringValue ?? "none")")
+        if let first = answer["firstRunAt"]?.stringValue {
+            lines.append("first run of this request: \(first) (bgemu advance DEVICE --to \(first))")
+        } else if let blockers = answer["blockedBy"]?.stringsValue, !blockers.isEmpty {
+            lines.append("blocked until one changes: \(blockers.joined(separator: ", "))")
+        } else {
+            lines.append("first run of this request: none within 30 days")
+        }
         if let predicted = answer["predictedLaunchAt"]?.stringValue { lines.append("predicted launch: \(predicted)") }
         return lines
     }
