@@ -59,6 +59,8 @@ extension EmulatedApp {
         case "didEnterBackground": MainQueue.run { delegate?.applicationDidEnterBackground(application) }
         case "willEnterForeground": MainQueue.run { delegate?.applicationWillEnterForeground(application) }
         case "willTerminate": MainQueue.run { delegate?.applicationWillTerminate(application) }
+        case "didReceiveRemoteNotification" where event.string("runId") != nil:
+            break  // a push that woke the app: its run's dispatch calls the delegate, with the run's completion handler
         case "didReceiveRemoteNotification":
             let userInfo = pushUserInfo(apnsId: event.string("apnsId"))
             MainQueue.run {

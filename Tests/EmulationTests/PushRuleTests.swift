@@ -255,6 +255,16 @@ struct PushRuleTests {
         #expect(engine.app().runtime.runs.first { $0.id == run.id }?.result == .newData)
     }
 
+    @Test func R31_aPushThatWakesTheAppCallsItsDelegateForTheRunAsInTheForeground() throws {
+        var engine = engine()
+        let outcome = try engine.receivePush(Self.request())
+        let runId = try #require(outcome.runId)
+        let callback = try #require(engine.events(.appDelegate).last)
+        #expect(callback.data["callback"] == "didReceiveRemoteNotification")
+        #expect(callback.data["runId"] == .string(runId))
+        #expect(engine.trace().suffix(3) == ["run.started", "delegate:didReceiveRemoteNotification", "push.delivered"])
+    }
+
     @Test func R31_aSuspendedAppIsWokenAndAScriptedAppCompletes() throws {
         let behavior = AppBehavior(runs: [.remoteNotification: RunBehavior(completeAfter: .seconds(3), result: .noData)])
         var engine = engine(behavior: behavior)

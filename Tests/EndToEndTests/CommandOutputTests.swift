@@ -28,7 +28,10 @@ struct CommandOutputTests {
 
     @Test func aPushAnswerIsOneHumanLine() {
         #expect(PushCommand.describe(["outcome": "delivered", "apnsId": "A", "runId": "run_3", "notificationDelivered": true], app: "x")
-            == "delivered push A to x: woke the app (run run_3), alert shown")
+            == "delivered push A to x: woke the app (run run_3): application(_:didReceiveRemoteNotification:fetchCompletionHandler:), alert shown")
+        // In the foreground no run is granted, and the delegate is still asked (R30), as the events say.
+        #expect(PushCommand.describe(["outcome": "delivered", "apnsId": "A", "runId": nil, "inForeground": true], app: "x")
+            == "delivered push A to x: the app in the foreground got application(_:didReceiveRemoteNotification:fetchCompletionHandler:)")
         #expect(PushCommand.describe(["outcome": "deferred", "apnsId": "A", "reason": "lowPowerMode"], app: "x")
             == "deferred push A to x: held by the system (lowPowerMode)")
         #expect(PushCommand.describe(["outcome": "coalesced", "apnsId": "B", "reason": "budget", "replacedApnsId": "A"], app: "x")

@@ -74,7 +74,9 @@ extension DeviceEngine {
         return nil
     }
 
-    /// R31: the app is woken, or launched into the background, with a `remoteNotification` run (≈30 s).
+    /// R31: the app is woken, or launched into the background, with a `remoteNotification` run (≈30 s), and its
+    /// delegate's `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` is called for it (the
+    /// `app.delegate` event names the run, whose end the completion handler reports).
     /// R30: the app in the foreground gets `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`
     /// while active: no background time is granted (no run) and the delivery does not count towards
     /// `backgroundPushesPerHour`.
@@ -89,6 +91,7 @@ extension DeviceEngine {
         let run = startRun(
             i, kind: .remoteNotification, reason: reason, duration: policy.appRefreshRun ?? .seconds(30),
             extra: ["apnsId": .string(push.apnsId)])
+        delegate(i, .didReceiveRemoteNotification, ["apnsId": .string(push.apnsId), "reason": .string(reason), "runId": .string(run.id)])
         var pushes = device.apps[i].runtime.pushes ?? AppPushes()
         let hourAgo = now - .seconds(3600)
         pushes.recentDeliveries = pushes.recentDeliveries.filter { $0 > hourAgo } + [now]

@@ -87,7 +87,11 @@ struct PushCommand: ParsableCommand {
         switch outcome {
         case "delivered":
             var what: [String] = []
-            if let run = answer["runId"]?.stringValue { what.append("woke the app (run \(run))") }
+            if let run = answer["runId"]?.stringValue {
+                what.append("woke the app (run \(run)): application(_:didReceiveRemoteNotification:fetchCompletionHandler:)")
+            } else if answer["inForeground"]?.boolValue == true {
+                what.append("the app in the foreground got application(_:didReceiveRemoteNotification:fetchCompletionHandler:)")
+            }
             if shown { what.append("alert shown") }
             if what.isEmpty { what.append(reason.map { "nothing to wake (\($0))" } ?? "nothing shown, nothing woken") }
             line += ": " + what.joined(separator: ", ")
