@@ -14,14 +14,12 @@ struct EligibilityCommand: ParsableCommand {
             """)
 
     @OptionGroup var client: ClientOptions
-    @Argument(help: "The device's id (dev_…).") var device: String
-    @Argument(help: "The app's bundle id.") var bundleId: String
-    @Argument(help: "The pending request's identifier.") var identifier: String
+    @OptionGroup var task: TaskArguments
     @Flag(help: "Print the service's answer as JSON.") var json = false
 
     func run() throws {
         try CommandFailure.reporting(hints: ["notFound": "no pending request with this identifier: bgemu submit it first"]) {
-            let answer = try client.client().eligibility(device, bundleId, identifier: identifier)
+            let answer = try client.client().eligibility(task.device, task.bundleId, identifier: task.identifier)
             if json { return Terminal.line(answer.text) }
             Self.lines(answer).forEach(Terminal.line)
         }

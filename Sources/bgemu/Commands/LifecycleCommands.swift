@@ -13,15 +13,14 @@ struct HomeCommand: ParsableCommand {
             """)
 
     @OptionGroup var client: ClientOptions
-    @Argument(help: "The device's id (dev_…).") var device: String
-    @Argument(help: "The app's bundle id.") var bundleId: String
+    @OptionGroup var target: AppArguments
     @Flag(help: "Print the app after the call as JSON.") var json = false
 
     func run() throws {
         try CommandFailure.reporting(hints: ["notInForeground": "the app is not in the foreground; launch it first: bgemu launch DEVICE BUNDLE_ID"]) {
-            let app = try client.client().perform(.background, device, bundleId)
+            let app = try client.client().perform(.background, target.device, target.bundleId)
             if json { return Terminal.line(app.text) }
-            Terminal.line(AppLine.text(app, verb: "sent \(bundleId) home on \(device)"))
+            Terminal.line(AppLine.text(app, verb: "sent \(target.bundleId) home on \(target.device)"))
         }
     }
 }
@@ -37,15 +36,14 @@ struct ForegroundCommand: ParsableCommand {
             """)
 
     @OptionGroup var client: ClientOptions
-    @Argument(help: "The device's id (dev_…).") var device: String
-    @Argument(help: "The app's bundle id.") var bundleId: String
+    @OptionGroup var target: AppArguments
     @Flag(help: "Print the app after the call as JSON.") var json = false
 
     func run() throws {
         try CommandFailure.reporting(hints: ["notRunning": "the app is not running; launch it: bgemu launch DEVICE BUNDLE_ID"]) {
-            let app = try client.client().perform(.foreground, device, bundleId)
+            let app = try client.client().perform(.foreground, target.device, target.bundleId)
             if json { return Terminal.line(app.text) }
-            Terminal.line(AppLine.text(app, verb: "brought \(bundleId) to the foreground on \(device)"))
+            Terminal.line(AppLine.text(app, verb: "brought \(target.bundleId) to the foreground on \(target.device)"))
         }
     }
 }

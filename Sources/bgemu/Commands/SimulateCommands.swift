@@ -13,16 +13,14 @@ struct SimulateLaunchCommand: ParsableCommand {
             """)
 
     @OptionGroup var client: ClientOptions
-    @Argument(help: "The device's id (dev_…).") var device: String
-    @Argument(help: "The app's bundle id.") var bundleId: String
-    @Argument(help: "The pending request's identifier.") var identifier: String
+    @OptionGroup var task: TaskArguments
     @Flag(help: "Print the run as JSON.") var json = false
 
     func run() throws {
         try CommandFailure.reporting(hints: ["notFound": "no pending request with this identifier: bgemu submit it first"]) {
-            let run = try client.client().simulateLaunch(device, bundleId, identifier: identifier)
+            let run = try client.client().simulateLaunch(task.device, task.bundleId, identifier: task.identifier)
             if json { return Terminal.line(run.text) }
-            Terminal.line("launched \(identifier) for \(bundleId) on \(device): run \(run["id"]?.stringValue ?? "?")")
+            Terminal.line("launched \(task.identifier) for \(task.bundleId) on \(task.device): run \(run["id"]?.stringValue ?? "?")")
         }
     }
 }
@@ -39,16 +37,14 @@ struct SimulateExpirationCommand: ParsableCommand {
             """)
 
     @OptionGroup var client: ClientOptions
-    @Argument(help: "The device's id (dev_…).") var device: String
-    @Argument(help: "The app's bundle id.") var bundleId: String
-    @Argument(help: "The running task's identifier.") var identifier: String
+    @OptionGroup var task: TaskArguments
     @Flag(help: "Print the run as JSON.") var json = false
 
     func run() throws {
         try CommandFailure.reporting(hints: ["notFound": "no task of this identifier is running: bgemu simulate-launch it first"]) {
-            let run = try client.client().simulateExpiration(device, bundleId, identifier: identifier)
+            let run = try client.client().simulateExpiration(task.device, task.bundleId, identifier: task.identifier)
             if json { return Terminal.line(run.text) }
-            Terminal.line("told \(identifier) of \(bundleId) on \(device) to expire: run \(run["id"]?.stringValue ?? "?") "
+            Terminal.line("told \(task.identifier) of \(task.bundleId) on \(task.device) to expire: run \(run["id"]?.stringValue ?? "?") "
                 + (run["state"]?.stringValue ?? ""))
         }
     }
