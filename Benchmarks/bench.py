@@ -37,6 +37,7 @@ import selectors
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -212,7 +213,7 @@ def wait_until_healthy(server: Server, timeout: float = 30) -> None:
 
 
 def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] = (),
-                rate_limit_off: bool = True) -> Server:
+                rate_limit_off: bool = True, log_level: str | None = "warning") -> Server:
     """bgemu on a free port with a new database (in the temp folder, named after `name`) and a device. Its
     per-tenant request rate limit is off unless `rate_limit_off` is False: one key at wrk's pace is far past
     the default 1000 requests a second, and these benchmarks measure the server, not the limit."""
@@ -222,7 +223,7 @@ def start_bgemu(ctx: Context, name: str = "bgemu", extra_argv: tuple[str, ...] =
     admin_token = "bgemu_admin_" + secrets.token_urlsafe(24)
     env = dict(os.environ, BGEMU_API_KEY=api_key)
     argv = [str(BGEMU_BINARY), "serve", "--port", str(port), "--database", str(database),
-            "--log-level", "warning", "--admin-token", admin_token,
+            *(("--log-level", log_level) if log_level else ()), "--admin-token", admin_token,
             *(("--rate-limit", "0") if rate_limit_off else ()), *extra_argv]
     if rate_limit_off:
         print("  (rate limit off: --rate-limit 0, so that one key at wrk's pace is not refused)", flush=True)
@@ -444,6 +445,49 @@ def bench_bgemu_device(ctx: Context, server: Server) -> list[Result]:
     return wrk_series(ctx, server, "bgemu-device", "bgemu /v1/devices/{id}",
                       f"/v1/devices/{server.info['device_id']}",
                       headers={"Authorization": f"Bearer {server.info['api_key']}"})
+
+
+LOG_COST_TARGET = 0.85  # the default --log-level info, as a share of --log-level warning (nginx's own ratio)
+
+
+@benchmark("log-cost", server="bgemu",
+           about="wrk: /healthz and the device read at 64 connections, the default configuration (--log-level info, "
+                 "an access line per request, to a file) beside --log-level warning, interleaved in one run")
+def bench_log_cost(ctx: Context, server: Server) -> list[Result]:
+    quiet = server  # the wrk benchmarks' server: --log-level warning
+    default = start_bgemu(ctx, "bgemu-default-log", extra_argv=("--max-devices-per-tenant", "10000000"), log_level=None)
+    results: list[Result] = []
+    rates: dict[tuple[str, str], list[float]] = {}
+    for round_number in range(3):
+        for label, subject in (("default (info)", default), ("--log-level warning", quiet)):
+            for what, path, headers in (
+                ("/healthz", "/healthz", None),
+                ("device", f"/v1/devices/{subject.info['device_id']}",
+                 {"Authorization": f"Bearer {subject.info['api_key']}"}),
+            ):
+                figures, _ = run_wrk(ctx, subject, subject.base + path, 64, ctx.duration, headers)
+                rate = figures.get("requests_per_second")
+                if rate is not None:
+                    rates.setdefault((what, label), []).append(rate)
+                p99 = figures.get("percentiles_ms", {}).get(99)
+                print(f"  round {round_number + 1}: {what:<9} {label:<20} {rate or 0:>10,.0f} req/s   p99 "
+                      f"{p99 if p99 is not None else '?'} ms", flush=True)
+    lines = sum(1 for _ in open(default.log, errors="replace"))
+    for what in ("/healthz", "device"):
+        info = statistics.median(rates.get((what, "default (info)"), [0]))
+        warning = statistics.median(rates.get((what, "--log-level warning"), [0]))
+        ratio = info / warning if warning else None
+        met = ratio is not None and ratio >= LOG_COST_TARGET
+        print(f"  {what}: default {info:,.0f} req/s, --log-level warning {warning:,.0f} req/s: "
+              + (f"{ratio:.2f} x (target >= {LOG_COST_TARGET}: {'met' if met else 'NOT met'})" if ratio else "no figures"),
+              flush=True)
+        results.append(Result(
+            benchmark="log-cost", target=f"bgemu {what} default log / warning", connections=64,
+            requests_per_second=info, p99_ms=None,
+            extra={"default req/s": round(info), "warning req/s": round(warning),
+                   "ratio": round(ratio, 3) if ratio else None, "target": LOG_COST_TARGET, "target met": met}))
+    print(f"  the default server wrote {lines:,} log lines", flush=True)
+    return results
 
 
 # The start of a wrk script whose arguments are an API key and device ids (`ids`); `n` counts its requests.

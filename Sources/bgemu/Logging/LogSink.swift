@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the service's log lines go: standard output, through a buffer that a thread of its own writes out, so that
+/// a request's access line costs its formatting and an append, not a `write` system call on the event loop that
+/// answered it.
+///
+/// Nothing is lost: the writer wakes every ``intervalMilliseconds`` (and at once past ``eagerBytes``); a line at `warning` or
+/// above, and `flush()`, write out everything buffered before returning; the process's exit flushes (`atexit`).
+/// Past ``maximumBytes`` waiting (standard output not read), an appending thread writes the buffer out itself,
+/// so memory stays bounded and the log stays whole, at the cost of that thread's time.
+final class LogSink: Sendable {
+    static let shared = LogSink()
+
+    /// How long a line may wait in the buffer, in milliseconds.
+    static let intervalMilliseconds = 50
+    /// A buffer this large is written at once.
+    static let eagerBytes = 64 << 10
+    /// A buffer this large is written by the thread that appends to it.
+    static let maximumBytes = 8 << 20
+
+    private let buffer = Mutex<[UInt8]>([])
+    /// Held while bytes are written, so that lines reach the descriptor in the order they were appended.
+    private let writing = Mutex<Void>(())
+    private let wake = DispatchSemaphore(value: 0)
+    private let descriptor: Int32
+
+    init(descriptor: Int32 = STDOUT_FILENO) {
+        self.descriptor = descriptor
+        let thread = Thread { [self] in
+            while true {
+                _ = wake.wait(timeout: .now() + .milliseconds(Self.intervalMilliseconds))
+                flush()
+            }
+        }
+        thread.name = "log-writer"
+        thread.start()
+        atexit { LogSink.shared.flush() }
+    }
+
+    /// Appends one line (its bytes end in a newline); `urgent` writes it out before returning.
+    func append(_ line: [UInt8], urgent: Bool) {
+        let size = buffer.withLock { pending -> Int in
+            pending.append(contentsOf: line)
+            return pending.count
+        }
+        if urgent || size >= Self.maximumBytes {
+            flush()
+        } else if size >= Self.eagerBytes {
+            wake.signal()
+        }
+    }
+
+    /// Writes out everything appended so far.
+    func flush() {
+        writing.withLock { _ in
+            let bytes = buffer.withLock { pending -> [UInt8] in
+                defer { pending.removeAll(keepingCapacity: pending.count <= Self.eagerBytes) }
+                return pending
+            }
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return }  // standard output closed: nothing more to do
+                offset += written
+            }
+        }
+    }
+}
