@@ -54,12 +54,16 @@ import Testing
     }
 
     /// Foundation reads a number that does not fit an integer field as corrupted data: the body is still well-formed
-    /// JSON, so it is a `422` (`body`), not a `400` that calls it malformed.
-    @Test func aNumberThatDoesNotFitAnIntegerFieldIs422() {
-        for body in [#"{"name":"x","seed":-1}"#, #"{"name":"x","seed":1.5}"#, #"{"name":"x","conditions":{"batteryLevel":1e30}}"#] {
+    /// JSON, so it is a `422` naming the field that holds the number, not a `400` that calls it malformed.
+    @Test func aNumberThatDoesNotFitAnIntegerFieldIs422NamingItsField() {
+        for (body, field) in [
+            (#"{"name":"x","seed":-1}"#, "seed"), (#"{"name":"x","seed":1.5}"#, "seed"),
+            (#"{"name":"x","seed":18446744073709551616}"#, "seed"),
+            (#"{"name":"x","conditions":{"batteryLevel":1e30}}"#, "conditions.batteryLevel"),
+        ] {
             let response = api.send(.post, "/v1/devices", key: key, json: body)
             #expect(response.status == 422 && response.problemCode == "validationFailed", "\(body)")
-            #expect(response.errorFields == ["body"], "\(body)")
+            #expect(response.errorFields == [field], "\(body)")
         }
         let malformed = api.send(.post, "/v1/devices", key: key, json: #"{"name":"x","seed":}"#)
         #expect(malformed.status == 400 && malformed.problemCode == "malformedRequest")

@@ -42,14 +42,26 @@ enum JSONBody {
             // 1e30 for an `Int`) as corrupted data without a coding path, as if the body were not JSON: when it is
             // well-formed, that is a value problem of the body (`422`), not a malformed request.
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, isWellFormed(bytes) {
-                throw Problems.invalid("body", "a number does not fit its field (a fraction, or out of range, for an integer)")
+                let candidates = JSONBodyDiagnosis.numbersNoIntegerHolds(in: bytes)
+                guard !candidates.isEmpty else {
+                    throw Problems.invalid("body", "a number does not fit its field (a fraction, or out of range, for an integer)")
+                }
+                throw Problems.invalid(candidates.map {
+                    FieldIssue($0.path, "\($0.text) is not an integer from \(Int64.min) to \(UInt64.max), as an integer field needs")
+                })
             }
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw malformedJSON(bytes) }
             throw problem(for: error)
         } catch let error as EmulationError {
             throw error
         } catch {
-            throw Problems.malformed("The body is not valid JSON.")
+            throw malformedJSON(bytes)
         }
+    }
+
+    /// `400`: the body is not JSON, and where it stops being JSON.
+    static func malformedJSON(_ bytes: [UInt8]) -> HTTPProblem {
+        Problems.malformed("The body is not valid JSON" + (JSONBodyDiagnosis.position(in: bytes).map { " \($0)" } ?? "") + ".")
     }
 
     /// Whether `bytes` are one well-formed JSON value.
@@ -66,7 +78,7 @@ enum JSONBody {
         case .keyNotFound(let key, let context):
             return Problems.invalid(path(context.codingPath + [key]), "is required")
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return Problems.malformed("The body is not valid JSON.") }
+            if context.codingPath.isEmpty { return Problems.malformed("The body is not valid JSON.") }  // see decode
             return Problems.invalid(path(context.codingPath), context.debugDescription)
         @unknown default:
             return Problems.malformed("The body could not be read.")
