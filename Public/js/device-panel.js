@@ -3,13 +3,13 @@
 import { enc } from "./api.js";
 import { showTaskRequest } from "./details.js";
 import { $ } from "./dom.js";
-import { formatVirtual, shortId } from "./format.js";
+import { deviceTitle, formatVirtual, shortId } from "./format.js";
 import { state } from "./state.js";
 import { lanes, model } from "./widgets.js";
 
 export function renderDevice() {
   const d = state.device;
-  $("device-title").textContent = `${d.name} · iOS ${d.osVersion}`;
+  $("device-title").textContent = deviceTitle(d, state.devices);
   $("device-clock").textContent = `virtual time ${formatVirtual(d.clock.now)}`;
   const c = d.conditions || {};
   // A control the tester is using keeps what they set.

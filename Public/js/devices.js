@@ -1,10 +1,11 @@
 // The device list of the sidebar: a search box, the devices, and a delete action that asks first.
 // Devices that a scenario run made (`scenario` names it) are folded into one group per scenario, and devices that
 // share a name into one group under that name, after the user's own devices, so scenario runs do not bury them;
-// a search opens every group.
+// a search opens every group. A device whose name another one has is shown with the end of its id after the name
+// (`CI iPhone · …8b3f`), so the two can be told apart.
 
 import { confirmDelete } from "./confirm-delete.js";
-import { shortId } from "./format.js";
+import { deviceLabel, shortId } from "./format.js";
 
 const formatWall = (at) => (typeof at === "string" ? at.slice(5, 19).replace("T", " ") : "");
 
@@ -108,14 +109,15 @@ export class DeviceList {
     a.href = `#device=${d.id}`;
     a.dataset.deviceId = d.id;
     a.title = `${d.name} · iOS ${d.osVersion} · ${d.id}`;
+    const label = deviceLabel(d, this.devices);
     const name = document.createElement("span");
     name.className = "device-name";
-    name.textContent = inGroup ? `iOS ${d.osVersion}` : d.name;
+    name.textContent = label;
     a.append(name);
     const small = document.createElement("small");
     const apps = `${d.appCount ?? 0} app${d.appCount === 1 ? "" : "s"}`;
-    // In a group the names are all the same: when each was made tells them apart.
-    small.textContent = inGroup ? `${apps} · ${shortId(d.id, 14)} · made ${formatWall(d.createdAt)}` : `iOS ${d.osVersion} · ${apps} · ${shortId(d.id, 14)}`;
+    // In a group the names are all the same: the end of the id after each, and when each was made, tell them apart.
+    small.textContent = inGroup ? `iOS ${d.osVersion} · ${apps} · made ${formatWall(d.createdAt)}` : `iOS ${d.osVersion} · ${apps} · ${shortId(d.id, 14)}`;
     a.append(small);
     if (d.id === this.currentId) a.setAttribute("aria-current", "page");
     a.addEventListener("click", (e) => { e.preventDefault(); if (this.onSelect) this.onSelect(d.id); });
@@ -123,8 +125,8 @@ export class DeviceList {
     del.type = "button";
     del.className = "delete-device";
     del.textContent = "✕";
-    del.title = `Delete ${d.name}`;
-    del.setAttribute("aria-label", `Delete device ${d.name} (${d.id})`);
+    del.title = `Delete ${label}`;
+    del.setAttribute("aria-label", `Delete device ${label} (${d.id})`);
     del.addEventListener("click", () => { this.confirming = d.id; this.render(); this.list.querySelector(".confirm-no")?.focus(); });
     row.append(a, del);
     li.append(row);
@@ -133,9 +135,10 @@ export class DeviceList {
   }
 
   confirm(d) {
+    const label = deviceLabel(d, this.devices);
     return confirmDelete({
-      label: `Delete ${d.name}?`,
-      text: `Delete “${d.name}” and all its events?`,
+      label: `Delete ${label}?`,
+      text: `Delete “${label}” and all its events?`,
       keepLabel: "Cancel",
       onDelete: () => { this.confirming = null; if (this.onDelete) this.onDelete(d); },
       onKeep: () => { this.confirming = null; this.render(); },

@@ -2,6 +2,7 @@
 // and what the device view says while no device is shown.
 import { enc } from "./api.js";
 import { $ } from "./dom.js";
+import { deviceTitle } from "./format.js";
 import { state } from "./state.js";
 import { deviceList } from "./widgets.js";
 
@@ -23,6 +24,8 @@ export function renderDeviceList() {
   $("device-search").hidden = state.devices.length < 2;
   if ($("device-search").hidden) $("device-search").value = "";
   deviceList.update(state.devices, state.deviceId);
+  // Another device that takes the name of the one shown (or gives it up) changes how its title tells it apart.
+  if (state.device && state.device.id === state.deviceId) $("device-title").textContent = deviceTitle(state.device, state.devices);
   $("empty-tenant").hidden = state.devices.length > 0;
   $("device-count").textContent = state.devices.length ? String(state.devices.length) : "";
   document.body.dataset.deviceCount = String(state.devices.length);

@@ -1452,3 +1452,58 @@ def test_without_the_event_stream_polling_brings_the_forecast_to_its_end(service
     assert driver.find_element(By.ID, "fc-progress").get_attribute("value") == "1"
     result = service.api("GET", f"/v1/forecasts/{probe['id']}")["result"]
     check_plots_against(plot_facts(driver), result)
+
+
+# ---------------------------------------------------------------- issue 29 §5: the dashboard (each in both browsers)
+
+# The device list's entries as the page shows them: id, the name shown, visible or not.
+DEVICE_LABELS_JS = """
+    return [...document.querySelectorAll('#device-list li.device-item')].map((li) => ({
+      id: li.dataset.deviceId, label: li.querySelector('.device-name').textContent,
+      visible: li.querySelector('a').checkVisibility() }));"""
+
+
+def twin_devices(service):
+    """Two devices named alike and one named apart: answers the twins and the other."""
+    first = create_device(service, "CI iPhone")
+    second = create_device(service, "CI iPhone")
+    other = create_device(service, "Only iPad")
+    return first, second, other
+
+
+def check_twin_labels(entries, first, second, other):
+    """Each twin is shown as its name and the end of its id (`CI iPhone · …8b3f`), the two told apart; the device
+    of a name of its own keeps its name alone."""
+    labels = {e["id"]: e["label"] for e in entries}
+    assert set(labels) == {first["id"], second["id"], other["id"]}, entries
+    for twin in (first, second):
+        label = labels[twin["id"]]
+        assert label.startswith("CI iPhone · …"), label
+        suffix = label.split("…", 1)[1]
+        assert len(suffix) >= 4 and twin["id"].endswith(suffix), (label, twin["id"])
+    assert labels[first["id"]] != labels[second["id"]], labels
+    assert labels[other["id"]] == "Only iPad", labels
+    return labels
+
+
+def test_two_devices_of_one_name_are_told_apart(service, driver):
+    """Devices of one name are listed, titled and asked about by their name and the end of their id."""
+    first, second, other = twin_devices(service)
+    set_viewport(driver, 1280, 800)
+    sign_in(driver, service)
+    wait_live(driver)
+    wait(driver, lambda d: len(d.execute_script(DEVICE_LABELS_JS)) == 3, message="three devices listed")
+    labels = check_twin_labels(driver.execute_script(DEVICE_LABELS_JS), first, second, other)
+    for twin in (first, second):
+        open_device(driver, twin["id"])
+        wait(driver, lambda d: d.find_element(By.ID, "device-title").text == f"{labels[twin['id']]} · iOS 17.0",
+             message="the twin's title tells it apart")
+        # Its group is open: both twins are there to see, each with its own label.
+        shown = {e["id"]: e["label"] for e in driver.execute_script(DEVICE_LABELS_JS) if e["visible"]}
+        assert shown[first["id"]] != shown[second["id"]], shown
+    # The delete confirmation names the twin it deletes.
+    click_fresh(driver, f'#device-list li[data-device-id="{second["id"]}"] .delete-device')
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#device-list .confirm-delete"), message="asked first")
+    assert labels[second["id"]] in driver.find_element(By.CSS_SELECTOR, "#device-list .confirm-delete").text
+    screenshot(driver, "29-twin-devices")
+    click_fresh(driver, "#device-list .confirm-no")

@@ -11,9 +11,9 @@ import pytest
 
 from conftest import API_KEY, ARTIFACTS, openapi_event_types
 from firefox_bidi import BiDiError, Firefox, firefox_binary
-from test_dashboard import (DARK_BACKGROUND, PLOT_FACTS_JS, SAMPLE, SIGNAL, check_plots_against, create_device,
-                            device_event_ids, device_event_list, device_with_expirations, device_with_pushes,
-                            run_scenario)
+from test_dashboard import (DARK_BACKGROUND, DEVICE_LABELS_JS, PLOT_FACTS_JS, SAMPLE, SIGNAL, check_plots_against,
+                            check_twin_labels, create_device, device_event_ids, device_event_list,
+                            device_with_expirations, device_with_pushes, run_scenario, twin_devices)
 
 # The line Firefox logs when a device's event stream cannot reach the service.
 STREAM_AWAY = re.compile(r"Firefox can.t establish a connection to the server at http://127\.0\.0\.1:\d+/v1/devices/[^/]+/events\?")
@@ -567,3 +567,35 @@ def test_an_invalid_forecast_value_shows_the_problem(service, firefox):
     assert "422" in status and "days" in status, status
     assert firefox.evaluate("document.querySelector('#forecast-form [data-path=\"days\"]').getAttribute('aria-invalid')") == "true"
     screenshot(firefox, "forecast-invalid")
+
+
+# ---------------------------------------------------------------- issue 29 §5: the dashboard (each in both browsers)
+
+def page_script(firefox, body):
+    """The value of a function body written for Chromium's execute_script (`return …`), run in Firefox."""
+    return firefox.evaluate(f"(() => {{ {body} }})()")
+
+
+def open_device(firefox, device_id):
+    firefox.evaluate(f"location.hash = 'device={device_id}'")
+    firefox.wait_for(lambda: firefox.call("(id) => document.querySelector(`#device-list a[data-device-id=\"${id}\"]`)"
+                                          "?.getAttribute('aria-current')", device_id) == "page", message="device opened")
+    wait_live(firefox)
+
+
+def test_two_devices_of_one_name_are_told_apart(service, firefox):
+    first, second, other = twin_devices(service)
+    sign_in_at(firefox, service, 1280, 800)
+    firefox.wait_for(lambda: len(page_script(firefox, DEVICE_LABELS_JS)) == 3, message="three devices listed")
+    labels = check_twin_labels(page_script(firefox, DEVICE_LABELS_JS), first, second, other)
+    for twin in (first, second):
+        open_device(firefox, twin["id"])
+        firefox.wait_for(lambda: text(firefox, "#device-title") == f"{labels[twin['id']]} · iOS 17.0",
+                         message="the twin's title tells it apart")
+        shown = {e["id"]: e["label"] for e in page_script(firefox, DEVICE_LABELS_JS) if e["visible"]}
+        assert shown[first["id"]] != shown[second["id"]], shown
+    click_fresh(firefox, f'#device-list li[data-device-id="{second["id"]}"] .delete-device')
+    firefox.wait_for_node("#device-list .confirm-delete")
+    assert labels[second["id"]] in text(firefox, "#device-list .confirm-delete")
+    screenshot(firefox, "29-twin-devices")
+    click_fresh(firefox, "#device-list .confirm-no")
