@@ -82,7 +82,7 @@ export class DeviceList {
       : `${devices.length} devices named “${name}”`;
     const label = document.createElement("span");
     label.className = "group-name";
-    label.textContent = scenario ? `▶ ${name}` : name;
+    label.textContent = name;   // the summary's marker (style.css, ▸ or ▾) is its only arrow
     const count = document.createElement("span");
     count.className = "count";
     count.textContent = String(devices.length);

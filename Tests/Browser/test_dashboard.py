@@ -1507,3 +1507,45 @@ def test_two_devices_of_one_name_are_told_apart(service, driver):
     assert labels[second["id"]] in driver.find_element(By.CSS_SELECTOR, "#device-list .confirm-delete").text
     screenshot(driver, "29-twin-devices")
     click_fresh(driver, "#device-list .confirm-no")
+
+
+# Each group's summary in the device list: its name, whether open, and how many arrows it shows — in its text, in
+# its drawn ::before, and the browser's own disclosure marker (shown while the summary is a list item with a style).
+GROUP_ARROWS_JS = """
+    const arrows = /[▸▹►▶▾▿▼▽⏵⏷]/gu;
+    return [...document.querySelectorAll('#device-list .device-group > details > summary')].map((s) => {
+      const style = getComputedStyle(s);
+      const before = getComputedStyle(s, '::before').content;
+      const drawn = (before === 'none' || before === 'normal' ? '' : before) + s.textContent;
+      const own = style.display === 'list-item' && style.listStyleType !== 'none' ? 1 : 0;
+      return { name: s.closest('.device-group').dataset.name, scenario: s.closest('.scenario-group') !== null,
+               open: s.parentElement.open, arrows: (drawn.match(arrows) || []).length + own, before };
+    });"""
+
+
+def check_one_arrow(groups, open_):
+    """Every group (a scenario's and a name's) shows exactly one arrow: ▸ closed, ▾ open."""
+    assert {g["scenario"] for g in groups} == {True, False}, groups
+    for g in groups:
+        assert g["open"] == open_ and g["arrows"] == 1, g
+        assert g["before"].strip("\"'") == ("▾" if open_ else "▸"), g
+
+
+def test_a_group_of_devices_shows_one_arrow(service, driver):
+    """A scenario's group, and a group of devices of one name, show one disclosure arrow, closed and open."""
+    create_device(service, "CI iPhone")
+    create_device(service, "CI iPhone")
+    run_scenario(service, "background-audio.json")
+    mine = create_device(service, "My own")
+    set_viewport(driver, 1280, 800)
+    sign_in(driver, service)
+    wait_live(driver)
+    open_device(driver, mine["id"])
+    wait(driver, lambda d: len(d.execute_script(GROUP_ARROWS_JS)) == 2, message="two groups listed")
+    check_one_arrow(driver.execute_script(GROUP_ARROWS_JS), False)
+    assert "▶" not in driver.find_element(By.CSS_SELECTOR, "#device-list .scenario-group summary").text
+    for summary in driver.find_elements(By.CSS_SELECTOR, "#device-list .device-group summary"):
+        summary.click()
+    wait(driver, lambda d: all(g["open"] for g in d.execute_script(GROUP_ARROWS_JS)), message="groups opened")
+    check_one_arrow(driver.execute_script(GROUP_ARROWS_JS), True)
+    screenshot(driver, "29-group-arrows")

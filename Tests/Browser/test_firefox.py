@@ -11,9 +11,10 @@ import pytest
 
 from conftest import API_KEY, ARTIFACTS, openapi_event_types
 from firefox_bidi import BiDiError, Firefox, firefox_binary
-from test_dashboard import (DARK_BACKGROUND, DEVICE_LABELS_JS, PLOT_FACTS_JS, SAMPLE, SIGNAL, check_plots_against,
-                            check_twin_labels, create_device, device_event_ids, device_event_list,
-                            device_with_expirations, device_with_pushes, run_scenario, twin_devices)
+from test_dashboard import (DARK_BACKGROUND, DEVICE_LABELS_JS, GROUP_ARROWS_JS, PLOT_FACTS_JS, SAMPLE, SIGNAL,
+                            check_one_arrow, check_plots_against, check_twin_labels, create_device, device_event_ids,
+                            device_event_list, device_with_expirations, device_with_pushes, run_scenario,
+                            twin_devices)
 
 # The line Firefox logs when a device's event stream cannot reach the service.
 STREAM_AWAY = re.compile(r"Firefox can.t establish a connection to the server at http://127\.0\.0\.1:\d+/v1/devices/[^/]+/events\?")
@@ -599,3 +600,20 @@ def test_two_devices_of_one_name_are_told_apart(service, firefox):
     assert labels[second["id"]] in text(firefox, "#device-list .confirm-delete")
     screenshot(firefox, "29-twin-devices")
     click_fresh(firefox, "#device-list .confirm-no")
+
+
+def test_a_group_of_devices_shows_one_arrow(service, firefox):
+    create_device(service, "CI iPhone")
+    create_device(service, "CI iPhone")
+    run_scenario(service, "background-audio.json")
+    mine = create_device(service, "My own")
+    sign_in_at(firefox, service, 1280, 800)
+    open_device(firefox, mine["id"])
+    firefox.wait_for(lambda: len(page_script(firefox, GROUP_ARROWS_JS)) == 2, message="two groups listed")
+    check_one_arrow(page_script(firefox, GROUP_ARROWS_JS), False)
+    assert "▶" not in text(firefox, "#device-list .scenario-group summary")
+    for name in firefox.evaluate("[...document.querySelectorAll('#device-list .device-group')].map((g) => g.dataset.name)"):
+        click_fresh(firefox, f'#device-list .device-group[data-name="{name}"] summary')
+    firefox.wait_for(lambda: all(g["open"] for g in page_script(firefox, GROUP_ARROWS_JS)), message="groups opened")
+    check_one_arrow(page_script(firefox, GROUP_ARROWS_JS), True)
+    screenshot(firefox, "29-group-arrows")
