@@ -1549,3 +1549,59 @@ def test_a_group_of_devices_shows_one_arrow(service, driver):
     wait(driver, lambda d: all(g["open"] for g in d.execute_script(GROUP_ARROWS_JS)), message="groups opened")
     check_one_arrow(driver.execute_script(GROUP_ARROWS_JS), True)
     screenshot(driver, "29-group-arrows")
+
+
+QUICK = "com.example.quick"
+MARK_MIN_WIDTH = 4   # the narrowest mark a run gets on the lanes, however short it is at the zoom shown
+
+
+def device_with_a_short_run(service):
+    """A device whose app's refresh run is completed at the instant it starts, then a day passes: a run of no time
+    in a day. Answers the device and the run's id."""
+    device = create_device(service, "Short run")
+    base = f"/v1/devices/{device['id']}"
+    service.api("POST", f"{base}/apps", {
+        "bundleId": QUICK,
+        "infoPlist": {"UIBackgroundModes": ["fetch"], "BGTaskSchedulerPermittedIdentifiers": [f"{QUICK}.refresh"]},
+        "behavior": {"appRefresh": {"completeAfter": "never"}}})
+    service.api("POST", f"{base}/apps/{QUICK}/launch")
+    service.api("POST", f"{base}/apps/{QUICK}/task-requests", {"kind": "appRefresh", "identifier": f"{QUICK}.refresh"})
+    service.api("POST", f"{base}/apps/{QUICK}/background")
+    run = service.api("POST", f"{base}/apps/{QUICK}/task-requests/{QUICK}.refresh/simulate-launch")
+    done = service.api("POST", f"{base}/apps/{QUICK}/runs/{run['id']}/complete", {"success": True})
+    assert done["startedAt"] == done["endedAt"], done
+    service.api("POST", f"{base}/clock/advance", {"seconds": 86400})
+    return device, run["id"]
+
+
+# The run marks of the quick app: their box, the run each stands for, and whether a click at its centre reaches it.
+SHORT_RUN_JS = """
+    return [...document.querySelectorAll('#lanes g.lane[data-app="com.example.quick"] rect.run')].map((r) => {
+      const b = r.getBoundingClientRect();
+      return { ref: r.dataset.ref, x: b.x, y: b.y, width: b.width, height: b.height,
+               hit: document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2) === r };
+    });"""
+
+
+def check_short_run_marks(marks, run_id):
+    """The run is one mark at least MARK_MIN_WIDTH wide, the element found at its centre (nothing drawn over it)."""
+    assert len(marks) == 1 and marks[0]["ref"] == run_id, marks
+    mark = marks[0]
+    assert mark["width"] >= MARK_MIN_WIDTH and mark["height"] >= 8 and mark["hit"], mark
+
+
+def test_a_run_of_no_time_is_still_a_mark_to_see_and_click(service, driver):
+    """A run far narrower than a pixel at the zoom shown (none of a day, zoomed out) is drawn a few pixels wide,
+    and a click on it opens its detail."""
+    device, run_id = device_with_a_short_run(service)
+    set_viewport(driver, 1280, 800)
+    sign_in(driver, service)
+    wait_live(driver)
+    wait(driver, lambda d: d.execute_script(SHORT_RUN_JS), message="the run drawn")
+    for _ in range(3):   # a day, then more: the run is a thousandth of a pixel
+        driver.find_element(By.ID, "zoom-out").click()
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
+    check_short_run_marks(driver.execute_script(SHORT_RUN_JS), run_id)
+    screenshot(driver, "29-short-run")
+    click_fresh(driver, '#lanes g.lane[data-app="com.example.quick"] rect.run')
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith(f"Run {run_id}"), message="run detail")

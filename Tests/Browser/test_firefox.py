@@ -11,10 +11,10 @@ import pytest
 
 from conftest import API_KEY, ARTIFACTS, openapi_event_types
 from firefox_bidi import BiDiError, Firefox, firefox_binary
-from test_dashboard import (DARK_BACKGROUND, DEVICE_LABELS_JS, GROUP_ARROWS_JS, PLOT_FACTS_JS, SAMPLE, SIGNAL,
-                            check_one_arrow, check_plots_against, check_twin_labels, create_device, device_event_ids,
-                            device_event_list, device_with_expirations, device_with_pushes, run_scenario,
-                            twin_devices)
+from test_dashboard import (DARK_BACKGROUND, DEVICE_LABELS_JS, GROUP_ARROWS_JS, PLOT_FACTS_JS, SAMPLE, SHORT_RUN_JS,
+                            SIGNAL, check_one_arrow, check_plots_against, check_short_run_marks, check_twin_labels,
+                            create_device, device_event_ids, device_event_list, device_with_a_short_run,
+                            device_with_expirations, device_with_pushes, run_scenario, twin_devices)
 
 # The line Firefox logs when a device's event stream cannot reach the service.
 STREAM_AWAY = re.compile(r"Firefox can.t establish a connection to the server at http://127\.0\.0\.1:\d+/v1/devices/[^/]+/events\?")
@@ -617,3 +617,16 @@ def test_a_group_of_devices_shows_one_arrow(service, firefox):
     firefox.wait_for(lambda: all(g["open"] for g in page_script(firefox, GROUP_ARROWS_JS)), message="groups opened")
     check_one_arrow(page_script(firefox, GROUP_ARROWS_JS), True)
     screenshot(firefox, "29-group-arrows")
+
+
+def test_a_run_of_no_time_is_still_a_mark_to_see_and_click(service, firefox):
+    device, run_id = device_with_a_short_run(service)
+    sign_in_at(firefox, service, 1280, 800)
+    firefox.wait_for(lambda: page_script(firefox, SHORT_RUN_JS), message="the run drawn")
+    for _ in range(3):
+        firefox.click("#zoom-out")
+    firefox.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    check_short_run_marks(page_script(firefox, SHORT_RUN_JS), run_id)
+    screenshot(firefox, "29-short-run")
+    click_until(firefox, '#lanes g.lane[data-app="com.example.quick"] rect.run',
+                lambda: (text(firefox, "#detail-title") or "").startswith(f"Run {run_id}"), "run detail")
