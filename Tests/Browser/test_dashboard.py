@@ -1605,3 +1605,50 @@ def test_a_run_of_no_time_is_still_a_mark_to_see_and_click(service, driver):
     screenshot(driver, "29-short-run")
     click_fresh(driver, '#lanes g.lane[data-app="com.example.quick"] rect.run')
     wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith(f"Run {run_id}"), message="run detail")
+
+
+# The controls row: its height, the top of each group, how far apart the centres of its controls are (0 on one line),
+# where the lanes start, and whether its last control comes into the row's view when the row is scrolled to its end.
+CONTROLS_ROW_JS = """
+    const row = document.querySelector('.controls-row');
+    const box = (e) => e.getBoundingClientRect();
+    const controls = [...row.querySelectorAll('fieldset > button, fieldset > select, fieldset > input, fieldset > label')];
+    const centres = controls.map((c) => box(c).top + box(c).height / 2);
+    const scroll = row.scrollLeft;
+    row.scrollLeft = row.scrollWidth;
+    const last = controls[controls.length - 1];
+    const reachable = box(last).right <= box(row).right + 1 && box(last).left >= box(row).left - 1;
+    row.scrollLeft = scroll;
+    return { height: box(row).height, groups: [...row.querySelectorAll('fieldset')].map((f) => Math.round(box(f).top)),
+             spread: Math.max(...centres) - Math.min(...centres), controls: controls.length, reachable,
+             lanesTop: box(document.getElementById('lanes')).top, detail: document.body.dataset.detail || "" };"""
+
+
+def check_controls_row(closed, opened):
+    """The controls are on one line with the detail panel closed and open: the same height, every group at one top,
+    every control's centre on one line, the last one within reach, and the lanes where they were."""
+    for row in (closed, opened):
+        assert row["controls"] >= 15 and len(set(row["groups"])) == 1 and row["spread"] <= 2 and row["reachable"], row
+    assert opened["detail"] == "open" and closed["detail"] != "open", (closed, opened)
+    assert abs(opened["height"] - closed["height"]) <= 1, (closed, opened)
+    assert abs(opened["lanesTop"] - closed["lanesTop"]) <= 1, (closed, opened)
+
+
+def test_the_controls_stay_on_one_line_when_the_detail_opens(service, driver):
+    """At 1280×800 the detail panel opened beside the device view does not wrap its controls onto more lines."""
+    device = create_device(service, "Narrow window")
+    service.api("POST", f"/v1/devices/{device['id']}/apps", {"bundleId": SAMPLE, "infoPlist": {"UIBackgroundModes": ["fetch"]}})
+    set_viewport(driver, 1280, 800)
+    sign_in(driver, service)
+    wait_live(driver)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#app-select option[value="{SAMPLE}"]'), message="the app listed")
+    closed = driver.execute_script(CONTROLS_ROW_JS)
+    click_fresh(driver, '#feed .feed-row[data-type="device.created"]')
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text.startswith("Event "), message="event detail")
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
+    opened = driver.execute_script(CONTROLS_ROW_JS)
+    screenshot(driver, "29-controls-detail-open")
+    check_controls_row(closed, opened)
+    # A control beyond the row's view still works: it scrolls into view and is clicked.
+    click_action(driver, "push")
+    wait(driver, lambda d: status_text(d) != "", message="the push sent")

@@ -11,10 +11,11 @@ import pytest
 
 from conftest import API_KEY, ARTIFACTS, openapi_event_types
 from firefox_bidi import BiDiError, Firefox, firefox_binary
-from test_dashboard import (DARK_BACKGROUND, DEVICE_LABELS_JS, GROUP_ARROWS_JS, PLOT_FACTS_JS, SAMPLE, SHORT_RUN_JS,
-                            SIGNAL, check_one_arrow, check_plots_against, check_short_run_marks, check_twin_labels,
-                            create_device, device_event_ids, device_event_list, device_with_a_short_run,
-                            device_with_expirations, device_with_pushes, run_scenario, twin_devices)
+from test_dashboard import (CONTROLS_ROW_JS, DARK_BACKGROUND, DEVICE_LABELS_JS, GROUP_ARROWS_JS, PLOT_FACTS_JS, SAMPLE,
+                            SHORT_RUN_JS, SIGNAL, check_controls_row, check_one_arrow, check_plots_against,
+                            check_short_run_marks, check_twin_labels, create_device, device_event_ids,
+                            device_event_list, device_with_a_short_run, device_with_expirations, device_with_pushes,
+                            run_scenario, twin_devices)
 
 # The line Firefox logs when a device's event stream cannot reach the service.
 STREAM_AWAY = re.compile(r"Firefox can.t establish a connection to the server at http://127\.0\.0\.1:\d+/v1/devices/[^/]+/events\?")
@@ -630,3 +631,19 @@ def test_a_run_of_no_time_is_still_a_mark_to_see_and_click(service, firefox):
     screenshot(firefox, "29-short-run")
     click_until(firefox, '#lanes g.lane[data-app="com.example.quick"] rect.run',
                 lambda: (text(firefox, "#detail-title") or "").startswith(f"Run {run_id}"), "run detail")
+
+
+def test_the_controls_stay_on_one_line_when_the_detail_opens(service, firefox):
+    device = create_device(service, "Narrow window")
+    service.api("POST", f"/v1/devices/{device['id']}/apps", {"bundleId": SAMPLE, "infoPlist": {"UIBackgroundModes": ["fetch"]}})
+    sign_in_at(firefox, service, 1280, 800)
+    firefox.wait_for_node(f'#app-select option[value="{SAMPLE}"]')
+    closed = page_script(firefox, CONTROLS_ROW_JS)
+    click_until(firefox, '#feed .feed-row[data-type="device.created"]',
+                lambda: (text(firefox, "#detail-title") or "").startswith("Event "), "event detail")
+    firefox.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    opened = page_script(firefox, CONTROLS_ROW_JS)
+    screenshot(firefox, "29-controls-detail-open")
+    check_controls_row(closed, opened)
+    firefox.click('[data-action="push"]')
+    firefox.wait_for(lambda: text(firefox, "#action-status"), message="the push sent")
