@@ -1,4 +1,4 @@
-import Locking
+import Synchronization
 
 /// What an upload's request carries beside an in-memory body, in one reference so that an ordinary request
 /// pays a nil pointer for it: the body spooled to a file, the upload's admission (held as long as the request),
@@ -11,14 +11,14 @@ final class RequestBodyExtras: Sendable {
     /// sends its next upload on reading the answer finds the slot free; else when the last copy of the request is
     /// gone (a connection closed mid-body, a framing error).
     var lease: (any AnyObject & Sendable)? { held.withLock { $0 } }
-    private let held: PlainLock<(any AnyObject & Sendable)?>
+    private let held: Mutex<(any AnyObject & Sendable)?>
     /// The most bytes the body may decode to, while its gzip coding is still to be removed
     /// (``HTTPRequest/decodeDeferredContentCoding()``); nil when the body is as the handler sees it.
     let gzipLimit: Int?
 
     init(spooled: SpooledBody?, lease: (any AnyObject & Sendable)?, gzipLimit: Int?) {
         self.spooled = spooled
-        held = PlainLock(lease)
+        held = Mutex(lease)
         self.gzipLimit = gzipLimit
     }
 
