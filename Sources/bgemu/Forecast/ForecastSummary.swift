@@ -56,8 +56,11 @@ enum ForecastSummary {
 
     static func pushLines(_ pushes: JSONValue) -> [String] {
         var lines = ["pushes (\(pushes["sent"]?.intValue ?? 0) sent):"]
-        let shares = ["deliveredAtOnce", "deferred", "deliveredLater", "coalesced", "dropped", "pending"]
-        lines.append("  " + shares.map { "\($0) \(percent(pushes[$0]))" }.joined(separator: ", "))
+        // The five outcomes exclude each other and add up to every push sent; `deferred` overlaps them (a deferred
+        // push was later delivered, coalesced, dropped or is pending), so it is said apart.
+        let outcomes = ["deliveredAtOnce", "deliveredLater", "coalesced", "dropped", "pending"]
+        lines.append("  outcomes: " + outcomes.map { "\($0) \(percent(pushes[$0]))" }.joined(separator: ", "))
+        lines.append("  first deferred by the power-aware policy (R30), whatever became of them: \(percent(pushes["deferred"]))")
         if let delays = pushes["delaySeconds"], delays.objectValue != nil {
             lines.append("  delivery delay: p50 \(duration(delays["p50"])), p90 \(duration(delays["p90"])), "
                 + "p99 \(duration(delays["p99"]))")
