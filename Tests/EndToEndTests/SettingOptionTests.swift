@@ -21,12 +21,12 @@ struct SettingOptionTests {
     @Test func forecastAndInstallRefuseTheSameSettings() {
         for bad in ["=v", "NOVALUE", "bad-name=v"] {
             #expect(throws: (any Error).self) {
-                try ForecastCommand.parse(["request.json", "--info-plist", "Info.plist", "--setting", bad])
+                try ForecastRunCommand.parse(["request.json", "--info-plist", "Info.plist", "--setting", bad])
             }
             #expect(throws: (any Error).self) { try InstallCommand.parse(["dev_1", "Info.plist", "--setting", bad]) }
         }
         #expect(throws: Never.self) {
-            try ForecastCommand.parse(["request.json", "--info-plist", "Info.plist", "--setting", "APP_ID=a.b"])
+            try ForecastRunCommand.parse(["request.json", "--info-plist", "Info.plist", "--setting", "APP_ID=a.b"])
         }
         #expect(throws: Never.self) { try InstallCommand.parse(["dev_1", "Info.plist", "--setting", "APP_ID=a.b"]) }
     }

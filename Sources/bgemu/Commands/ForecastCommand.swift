@@ -2,11 +2,21 @@ import ArgumentParser
 import BGEmuClient
 import Foundation
 
-/// `bgemu forecast FILE.json`: runs a fleet forecast on the service (`POST /v1/forecasts`), shows its progress and
-/// prints the summary.
+/// `bgemu forecast`: a fleet forecast run on the service (the default, ``ForecastRunCommand``) or merged from parts.
 struct ForecastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forecast",
+        abstract: "Forecast how a fleet of synthetic devices runs an app's background work.",
+        discussion: "`bgemu forecast FILE` runs a forecast (bgemu forecast run --help); `bgemu forecast merge` merges its parts.",
+        subcommands: [ForecastRunCommand.self, ForecastMergeCommand.self],
+        defaultSubcommand: ForecastRunCommand.self)
+}
+
+/// `bgemu forecast [run] FILE.json`: runs a fleet forecast on the service (`POST /v1/forecasts`), shows its progress
+/// and prints the summary; with `--shard i/K`, computes a part of it here.
+struct ForecastRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Forecast how a fleet of synthetic devices runs an app's background work.",
         discussion: """
             FILE is the forecast request as JSON (the body of POST /v1/forecasts: seed, devices, days, osVersion, \
@@ -15,7 +25,8 @@ struct ForecastCommand: ParsableCommand {
             24h of the install, the first-run delays, the runs per device per day and why the others never ran. \
             Ctrl-C cancels the forecast on the service (DELETE /v1/forecasts/{forecastId}). --info-plist puts the \
             app's real Info.plist (XML or binary) in the request as app.infoPlist, with --setting values for the \
-            build settings its strings refer to.
+            build settings its strings refer to. --shard i/K computes part i of K here, without a service, and \
+            `bgemu forecast merge` puts the parts together: byte for byte the forecast of the whole fleet.
             """)
 
     @OptionGroup var client: ClientOptions
@@ -43,10 +54,20 @@ struct ForecastCommand: ParsableCommand {
     @Option(help: "Seconds between two looks at the forecast's progress.")
     var poll: Double = 0.25
 
+    @Option(help: ArgumentHelp(
+        "Compute part i of K here, without a service: devices i, i+K, i+2K, … (merge the parts with `bgemu forecast merge`).",
+        valueName: "i/K"))
+    var shard: String?
+
+    @Option(help: "With --shard: write the part to this file (else standard output).")
+    var out: String?
+
     func validate() throws {
         guard poll > 0, poll <= 60 else { throw ValidationError("--poll must be more than 0 and at most 60 seconds.") }
         for setting in settings { _ = try SettingOption(setting) }
         if !settings.isEmpty, infoPlist == nil { throw ValidationError("--setting goes with --info-plist.") }
+        if let shard { _ = try ForecastShardOption(shard) }
+        if out != nil, shard == nil { throw ValidationError("--out goes with --shard.") }
     }
 
     func run() throws {
@@ -55,6 +76,7 @@ struct ForecastCommand: ParsableCommand {
             if infoPlist != nil || bundleId != nil {
                 body = try Self.withApp(body, infoPlist: infoPlist, bundleId: bundleId, settings: settings)
             }
+            if let shard { return try LocalForecast.runShard(body, try ForecastShardOption(shard), out: out) }
             let service = try client.client()
             // Caught from before the request: a forecast started must not be left running by an interrupted command.
             let interrupt = InterruptFlag.install()
