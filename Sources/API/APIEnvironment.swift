@@ -27,6 +27,8 @@ public struct APIEnvironment: Sendable {
     /// Where the heavy part of requests runs (an upload's inspection, see ``RoutePreparation``); nil: on the
     /// request's own thread.
     public var heavyWork: HeavyWorkPool? = nil
+    /// This instance's id as one shard of several (`/healthz` says it); nil: not a shard.
+    public var shardId: String? = nil
     /// The last encoded body of each device read, reused while the device's stamp is equal (see ``EncodedBodyCache``).
     let deviceBodies = EncodedBodyCache<DeviceBody.Stamp>(limit: 4_096)
 

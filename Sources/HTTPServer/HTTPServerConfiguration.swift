@@ -66,6 +66,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// out a lease (a per-tenant slot), which the request holds until its answer is written or the connection
     /// goes, whichever way it ends; `.refused` is answered at once and the connection closed, the body unread.
     public var uploadAdmission: (@Sendable (HTTPRequest) -> UploadAdmission)?
+    /// Header fields every answer carries, the server's own refusals (`408`, `431`, …) included: a shard's id behind
+    /// a proxy, say. Names that are not tokens are dropped; CR, LF and NUL in values become spaces.
+    public var fixedResponseHeaders: [(name: String, value: String)] = []
 
     /// A configuration; every parameter has the documented default.
     public init(

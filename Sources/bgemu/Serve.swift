@@ -85,6 +85,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Also serve GET /metrics without a token on 127.0.0.1 at this port (env BGEMU_METRICS_PORT); /metrics on the main port needs the admin token. [default: off]")
     var metricsPort: Int?
 
+    @Option(help: "This instance's id as one shard of several (1–64 letters, digits, '.', '_', '-'): every answer carries it in Bgemu-Shard, and /healthz says it (env BGEMU_SHARD_ID). [default: none]")
+    var shardId: String?
+
     @Option(help: "KiB an event stream may have written and not yet sent to its client; past it the stream catches up from the event log at the client's pace (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
     var maxStreamBacklog: Int?
 
@@ -153,6 +156,7 @@ struct Serve: ParsableCommand {
             in: 1...(ForecastRequest.maximumDevices * ForecastRequest.maximumDays)) ?? 1_000_000
         configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         configured.loopPlacement = try Self.placement(loopPlacement, "BGEMU_LOOP_PLACEMENT") ?? .perProcessor
+        configured.shardId = try Self.shard(shardId ?? ProcessInfo.processInfo.environment["BGEMU_SHARD_ID"])
         try ServiceProcess(configuration: configured).run()
     }
 
@@ -188,5 +192,18 @@ struct Serve: ParsableCommand {
             throw ValidationError("\(variable) must be from \(range.lowerBound) to \(range.upperBound), not \"\(text)\".")
         }
         return value
+    }
+
+    /// A shard id, or nil for none; anything but 1–64 of `A–Z a–z 0–9 . _ -` is a usage error.
+    static func shard(_ text: String?) throws -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        let allowed = text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")].contains(byte)
+        }
+        guard allowed, text.utf8.count <= 64 else {
+            throw ValidationError("--shard-id (BGEMU_SHARD_ID) must be 1 to 64 letters, digits, '.', '_' or '-', not \"\(text)\".")
+        }
+        return text
     }
 }

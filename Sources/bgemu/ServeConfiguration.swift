@@ -48,6 +48,8 @@ struct ServeConfiguration {
     var rateLimitDelay: Double = 0.25
     /// The loopback port of the token-free metrics listener; nil: none (`/metrics` on the main port only).
     var metricsPort: Int? = nil
+    /// This instance's id as a shard (every answer's `Bgemu-Shard`, and `/healthz`); nil: not a shard.
+    var shardId: String? = nil
     /// Where the event loops run (``LoopPlacement``).
     var loopPlacement: LoopPlacement = .perProcessor
     /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.

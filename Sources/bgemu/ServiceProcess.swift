@@ -87,6 +87,7 @@ struct ServiceProcess {
             maximumQueuedPerTenant: max(4, 2 * configuration.maxUploadsPerTenant))
         heavyWork.start()
         environment.heavyWork = heavyWork
+        environment.shardId = configuration.shardId
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
@@ -124,6 +125,7 @@ struct ServiceProcess {
         // leader commits, and the leader while it gathers) holds no CPU, so the others keep the processors busy
         // meanwhile, and larger batches mean fewer commits a write (the figures are in the README's "Performance").
         serverConfiguration.workerCount = 16 * HTTPServerConfiguration.activeProcessorCount
+        if let shard = configuration.shardId { serverConfiguration.fixedResponseHeaders = [("Bgemu-Shard", shard)] }
         let server = HTTPServer(configuration: serverConfiguration, responder: router.buildResponder(), logger: logger)
         metrics.setSources(PrometheusMetrics.Sources(
             server: { server.statistics }, streamsByTenant: { hub.openStreamsByTenant() },

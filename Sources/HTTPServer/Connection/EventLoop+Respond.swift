@@ -94,7 +94,8 @@ extension EventLoop {
         }
         let stayOpen = ResponseHead.write(
             into: &out, status: response.status, headers: headers, framing: hasContent ? .length(body.count) : .none,
-            keepAlive: keepAlive, version: request.version, date: dateCache.value, requestId: requestId)
+            keepAlive: keepAlive, version: request.version, date: dateCache.value, requestId: requestId,
+            fixed: settings.fixedHeaderLines)
         // RFC 9110 §9.3.2: HEAD gets the same fields as GET, and no content.
         if hasContent, request.method != .head { out.append(contentsOf: body) }
         if !stayOpen { connection.phase = .closing }
@@ -128,13 +129,15 @@ extension EventLoop {
         if request.method == .head {
             let stayOpen = ResponseHead.write(
                 into: &out, status: response.status, headers: response.headers, framing: chunked ? .chunked : .closeDelimited,
-                keepAlive: keepAlive, version: request.version, date: dateCache.value, requestId: requestId)
+                keepAlive: keepAlive, version: request.version, date: dateCache.value, requestId: requestId,
+            fixed: settings.fixedHeaderLines)
             if !stayOpen { connection.phase = .closing }
             return
         }
         _ = ResponseHead.write(
             into: &out, status: response.status, headers: response.headers, framing: chunked ? .chunked : .closeDelimited,
-            keepAlive: false, version: request.version, date: dateCache.value, requestId: requestId)
+            keepAlive: false, version: request.version, date: dateCache.value, requestId: requestId,
+            fixed: settings.fixedHeaderLines)
         let writer = ConnectionStreamWriter(
             loop: self, key: connection.key, chunked: chunked, limit: settings.maxStreamBacklog, total: settings.streamBacklogs)
         boundSendBuffer(of: connection)
@@ -163,7 +166,8 @@ extension EventLoop {
         guard case .bytes(let body) = response.body else { return }
         _ = ResponseHead.write(
             into: &out, status: status, headers: response.headers, framing: .length(body.count),
-            keepAlive: false, version: .http1_1, date: dateCache.value, requestId: requestId)
+            keepAlive: false, version: .http1_1, date: dateCache.value, requestId: requestId,
+            fixed: settings.fixedHeaderLines)
         out.append(contentsOf: body)
     }
 }

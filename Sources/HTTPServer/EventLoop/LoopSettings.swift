@@ -29,6 +29,8 @@ struct LoopSettings: Sendable {
     let offloadKey: (@Sendable (HTTPRequest) -> String?)?
     /// Whether an upload may be read (see `HTTPServerConfiguration.uploadAdmission`).
     let uploadAdmission: (@Sendable (HTTPRequest) -> UploadAdmission)?
+    /// `Name: value\r\n` of every fixed response header, made once.
+    let fixedHeaderLines: [UInt8]
 
     init(_ configuration: HTTPServerConfiguration, tally: ConnectionTally = ConnectionTally()) {
         self.tally = tally
@@ -47,5 +49,6 @@ struct LoopSettings: Sendable {
         gzipMinimumSize = max(0, configuration.gzipMinimumSize)
         offloadKey = configuration.offloadKey
         uploadAdmission = configuration.uploadAdmission
+        fixedHeaderLines = ResponseHead.lines(of: configuration.fixedResponseHeaders)
     }
 }

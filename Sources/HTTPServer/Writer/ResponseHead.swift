@@ -20,7 +20,7 @@ enum ResponseHead {
     /// become spaces and fields whose names are not tokens are dropped, so a header cannot split the response.
     static func write(
         into out: inout [UInt8], status: HTTPStatus, headers: HTTPHeaders, framing: Framing,
-        keepAlive: Bool, version: HTTPVersion, date: [UInt8], requestId: String
+        keepAlive: Bool, version: HTTPVersion, date: [UInt8], requestId: String, fixed: [UInt8] = []
     ) -> Bool {
         var keepAlive = keepAlive
         var hasDate = false
@@ -76,10 +76,23 @@ enum ResponseHead {
         } else if version == .http1_0 {
             out.append("Connection: keep-alive\r\n")  // RFC 9112 §C.2.2
         }
+        out.append(contentsOf: fixed)
         out.append("X-Request-Id: ")
         appendSanitized(requestId, into: &out)
         out.append("\r\n\r\n")
         return keepAlive
+    }
+
+    /// `Name: value\r\n` for each field whose name is a token, values sanitized (see ``write(into:status:headers:framing:keepAlive:version:date:requestId:fixed:)``).
+    static func lines(of fields: [(name: String, value: String)]) -> [UInt8] {
+        var out: [UInt8] = []
+        for (name, value) in fields where !name.isEmpty && name.utf8.allSatisfy(ByteRules.isTokenChar) {
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            appendSanitized(value, into: &out)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        return out
     }
 
     /// Appends `text`, turning CR, LF and NUL into spaces.
