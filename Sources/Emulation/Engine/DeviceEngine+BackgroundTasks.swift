@@ -16,7 +16,7 @@ extension DeviceEngine {
     /// Ends an open task (R13: the app is suspended at once when nothing else holds it).
     public mutating func endBackgroundTask(_ bundleId: String, taskId: String) throws {
         let i = try slot(of: bundleId)
-        guard let t = device.apps[i].runtime.backgroundTasks.firstIndex(where: { $0.id == taskId && $0.isOpen }) else {
+        guard let t = device.apps[i].runtime.backgroundTasks.firstSlot(where: { $0.id == taskId && $0.isOpen }) else {
             throw EmulationError.notFound(kind: "background task", id: taskId)
         }
         endTask(i, t, reason: "ended")
@@ -53,7 +53,7 @@ extension DeviceEngine {
         }
     }
 
-    mutating func endTask(_ i: AppSlot, _ t: Int, reason: String) {
+    mutating func endTask(_ i: AppSlot, _ t: ListSlot<BackgroundTask>, reason: String) {
         let bundleId = device.apps[i].bundleId
         device.apps[i].runtime.backgroundTasks[t].state = .ended
         device.apps[i].runtime.backgroundTasks[t].endedAt = now
@@ -84,7 +84,7 @@ extension DeviceEngine {
     mutating func allowanceWarning(_ bundleId: String) {
         guard let i = device.appSlot(bundleId), device.apps[i].state == .background else { return }
         let remaining = device.apps[i].runtime.allowanceEndsAt.map { max(0, ($0 - now).seconds) } ?? 0
-        for t in device.apps[i].runtime.backgroundTasks.indices where device.apps[i].runtime.backgroundTasks[t].state == .running {
+        for t in device.apps[i].runtime.backgroundTasks.slots where device.apps[i].runtime.backgroundTasks[t].state == .running {
             device.apps[i].runtime.backgroundTasks[t].state = .expiring
             let task = device.apps[i].runtime.backgroundTasks[t]
             emit(.backgroundTaskExpiring, bundleId: bundleId, data: [
@@ -92,7 +92,7 @@ extension DeviceEngine {
             ])
         }
         // A scripted app's handler ends its task (seed 000's pattern); others wait for the client.
-        for t in device.apps[i].runtime.backgroundTasks.indices {
+        for t in device.apps[i].runtime.backgroundTasks.slots {
             let task = device.apps[i].runtime.backgroundTasks[t]
             if task.state == .expiring, task.endsOnExpiration { endTask(i, t, reason: "expirationHandler") }
         }
@@ -110,7 +110,7 @@ extension DeviceEngine {
 
     mutating func scriptedTaskEnd(_ bundleId: String, taskId: String) {
         guard let i = device.appSlot(bundleId),
-            let t = device.apps[i].runtime.backgroundTasks.firstIndex(where: { $0.id == taskId && $0.isOpen })
+            let t = device.apps[i].runtime.backgroundTasks.firstSlot(where: { $0.id == taskId && $0.isOpen })
         else { return }
         endTask(i, t, reason: "ended")
     }

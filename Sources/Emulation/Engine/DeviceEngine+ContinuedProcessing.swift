@@ -63,7 +63,7 @@ extension DeviceEngine {
             i, kind: .continuedProcessing, reason: reason, identifier: request.identifier,
             duration: Self.continuedProcessingStallLimit,
             extra: ["title": .string(options.title), "subtitle": .string(options.subtitle)])
-        guard let r = device.apps[i].runtime.runs.lastIndex(where: { $0.id == run.id }) else { return run }
+        guard let r = device.apps[i].runtime.runs.lastSlot(where: { $0.id == run.id }) else { return run }
         device.apps[i].runtime.runs[r].progress = RunProgress(
             completedUnitCount: 0, totalUnitCount: 0, title: options.title, subtitle: options.subtitle, advancedAt: now)
         return device.apps[i].runtime.runs[r]
@@ -78,7 +78,7 @@ extension DeviceEngine {
         subtitle: String? = nil
     ) throws -> Run {
         let i = try slot(of: bundleId)
-        guard let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId }) else {
+        guard let r = device.apps[i].runtime.runs.firstSlot(where: { $0.id == runId }) else {
             throw EmulationError.notFound(kind: "run", id: runId)
         }
         let run = device.apps[i].runtime.runs[r]

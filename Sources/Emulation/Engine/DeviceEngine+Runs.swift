@@ -3,7 +3,7 @@ extension DeviceEngine {
     /// The app reports the end of a run: `setTaskCompleted(success:)` or the fetch completion handler (R23).
     public mutating func completeRun(_ bundleId: String, runId: String, result: RunResult) throws {
         let i = try slot(of: bundleId)
-        guard let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId }) else {
+        guard let r = device.apps[i].runtime.runs.firstSlot(where: { $0.id == runId }) else {
             throw EmulationError.notFound(kind: "run", id: runId)
         }
         let run = device.apps[i].runtime.runs[r]
@@ -58,7 +58,7 @@ extension DeviceEngine {
     }
 
     /// Ends an open run with `result` and lets the app suspend if nothing else holds it (R23).
-    mutating func finishRun(_ i: AppSlot, _ r: Int, result: RunResult) {
+    mutating func finishRun(_ i: AppSlot, _ r: ListSlot<Run>, result: RunResult) {
         let bundleId = device.apps[i].bundleId
         let run = device.apps[i].runtime.runs[r]
         device.apps[i].runtime.runs[r].state = .completed
@@ -80,7 +80,7 @@ extension DeviceEngine {
 
     /// R38: a wake with no completion handler is over at its deadline; the app is suspended unless something
     /// else (a background task begun meanwhile) holds it. No result was reported.
-    private mutating func endWake(_ i: AppSlot, _ r: Int) {
+    private mutating func endWake(_ i: AppSlot, _ r: ListSlot<Run>) {
         let bundleId = device.apps[i].bundleId
         let run = device.apps[i].runtime.runs[r]
         device.apps[i].runtime.runs[r].state = .completed
@@ -99,7 +99,7 @@ extension DeviceEngine {
     /// completion handler just ends instead (R38).
     mutating func runDeadlinePassed(_ bundleId: String, runId: String, reason: String = "deadline") {
         guard let i = device.appSlot(bundleId),
-            let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId && $0.state == .running })
+            let r = device.apps[i].runtime.runs.firstSlot(where: { $0.id == runId && $0.state == .running })
         else { return }
         if device.apps[i].runtime.runs[r].kind.endsBySuspension, reason == "deadline" {
             endWake(i, r)
@@ -114,7 +114,7 @@ extension DeviceEngine {
     /// R22: still not completed after the grace period: marked failed, and the app is terminated.
     mutating func runGraceEnded(_ bundleId: String, runId: String) {
         guard let i = device.appSlot(bundleId),
-            let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId && $0.isOpen })
+            let r = device.apps[i].runtime.runs.firstSlot(where: { $0.id == runId && $0.isOpen })
         else { return }
         let run = device.apps[i].runtime.runs[r]
         device.apps[i].runtime.runs[r].state = .expired
@@ -133,7 +133,7 @@ extension DeviceEngine {
 
     mutating func scriptedRunCompletion(_ bundleId: String, runId: String) {
         guard let i = device.appSlot(bundleId),
-            let r = device.apps[i].runtime.runs.firstIndex(where: { $0.id == runId && $0.isOpen }),
+            let r = device.apps[i].runtime.runs.firstSlot(where: { $0.id == runId && $0.isOpen }),
             let script = device.apps[i].script(device.apps[i].runtime.runs[r].kind)
         else { return }
         let run = device.apps[i].runtime.runs[r]

@@ -55,7 +55,7 @@ extension DeviceEngine {
             "earliestBeginDate": earliestBeginDate.map(EventValue.instant) ?? .null,
             "enqueuedInBackground": .bool(!inForeground),
         ])
-        let t = device.apps[i].runtime.transfers.count - 1
+        let t = device.apps[i].runtime.transfers.lastSlot!
         plan(i, t, enqueued: true)
         return device.apps[i].runtime.transfers[t]
     }
@@ -64,7 +64,7 @@ extension DeviceEngine {
     @discardableResult
     public mutating func cancelTransfer(_ bundleId: String, transferId: String) throws -> Transfer {
         let i = try slot(of: bundleId)
-        guard let t = device.apps[i].runtime.transfers.firstIndex(where: { $0.id == transferId }) else {
+        guard let t = device.apps[i].runtime.transfers.firstSlot(where: { $0.id == transferId }) else {
             throw EmulationError.notFound(kind: "transfer", id: transferId)
         }
         guard device.apps[i].runtime.transfers[t].isOpen else {
@@ -85,7 +85,7 @@ extension DeviceEngine {
         guard device.apps[i].runtime.urlSessions.contains(where: { $0.identifier == identifier }) else {
             throw EmulationError.notFound(kind: "urlSession", id: identifier)
         }
-        guard let r = device.apps[i].runtime.runs.firstIndex(where: {
+        guard let r = device.apps[i].runtime.runs.firstSlot(where: {
             $0.kind == .urlSessionEvents && $0.identifier == identifier && $0.isOpen
         }) else {
             throw EmulationError.conflict(
@@ -100,7 +100,7 @@ extension DeviceEngine {
     /// A transfer's timer: record what moved, report crossed thresholds, finish or plan the next step.
     mutating func transferTimerFired(_ bundleId: String, transferId: String) {
         guard let i = device.appSlot(bundleId),
-            let t = device.apps[i].runtime.transfers.firstIndex(where: { $0.id == transferId && $0.isOpen })
+            let t = device.apps[i].runtime.transfers.firstSlot(where: { $0.id == transferId && $0.isOpen })
         else { return }
         plan(i, t)
     }
@@ -108,7 +108,7 @@ extension DeviceEngine {
     /// Re-plans every open transfer after the network, power or bandwidth changed.
     mutating func replanTransfers() {
         for i in device.appSlots {
-            for t in device.apps[i].runtime.transfers.indices where device.apps[i].runtime.transfers[t].isOpen {
+            for t in device.apps[i].runtime.transfers.slots where device.apps[i].runtime.transfers[t].isOpen {
                 plan(i, t)
             }
         }
@@ -116,7 +116,7 @@ extension DeviceEngine {
 
     /// R33: a force quit cancels every open transfer of the app; the app hears of it at its next launch.
     mutating func cancelTransfersOnForceQuit(_ i: AppSlot) {
-        for t in device.apps[i].runtime.transfers.indices where device.apps[i].runtime.transfers[t].isOpen {
+        for t in device.apps[i].runtime.transfers.slots where device.apps[i].runtime.transfers[t].isOpen {
             end(i, t, state: .cancelled, errorCode: Transfer.cancelledErrorCode, reason: "forceQuit")
             device.apps[i].runtime.transfers[t].awaitsReport = true
             emit(.transferCancelled, bundleId: device.apps[i].bundleId, data: failureData(device.apps[i].runtime.transfers[t]))
@@ -125,7 +125,7 @@ extension DeviceEngine {
 
     /// R33: at the user's launch, the session delegate hears of the transfers a force quit cancelled.
     mutating func reportCancelledTransfers(_ i: AppSlot) {
-        for t in device.apps[i].runtime.transfers.indices where device.apps[i].runtime.transfers[t].awaitsReport {
+        for t in device.apps[i].runtime.transfers.slots where device.apps[i].runtime.transfers[t].awaitsReport {
             device.apps[i].runtime.transfers[t].awaitsReport = false
             emit(.transferFailed, bundleId: device.apps[i].bundleId, data: failureData(device.apps[i].runtime.transfers[t]))
         }
@@ -135,7 +135,7 @@ extension DeviceEngine {
 
     /// Brings transfer `t` up to now: measures the bytes moved at the old rate, reports crossed quarters, ends it
     /// when complete, then sets the rate the conditions allow and its next timer.
-    private mutating func plan(_ i: AppSlot, _ t: Int, enqueued: Bool = false) {
+    private mutating func plan(_ i: AppSlot, _ t: ListSlot<Transfer>, enqueued: Bool = false) {
         let bundleId = device.apps[i].bundleId
         var transfer = device.apps[i].runtime.transfers[t]
         transfer.bytesTransferred = transfer.bytesTransferred(at: now)
@@ -192,7 +192,7 @@ extension DeviceEngine {
     }
 
     /// Emits `transfer.progress` for each quarter below 100 % crossed since the last report.
-    private mutating func reportProgress(_ i: AppSlot, _ t: Int) {
+    private mutating func reportProgress(_ i: AppSlot, _ t: ListSlot<Transfer>) {
         let transfer = device.apps[i].runtime.transfers[t]
         var quarter = transfer.reportedQuarters
         while quarter < 3, transfer.bytesTransferred >= transfer.threshold(quarter + 1) {
@@ -206,7 +206,7 @@ extension DeviceEngine {
         device.apps[i].runtime.transfers[t].reportedQuarters = transfer.bytesTransferred >= transfer.bytes ? 4 : quarter
     }
 
-    private mutating func end(_ i: AppSlot, _ t: Int, state: Transfer.State, errorCode: Int?, reason: String?) {
+    private mutating func end(_ i: AppSlot, _ t: ListSlot<Transfer>, state: Transfer.State, errorCode: Int?, reason: String?) {
         let bundleId = device.apps[i].bundleId
         let id = device.apps[i].runtime.transfers[t].id
         device.apps[i].runtime.transfers[t].bytesTransferred = device.apps[i].runtime.transfers[t].bytesTransferred(at: now)
