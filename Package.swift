@@ -90,9 +90,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The test targets' one socket client: a raw loopback connection and an HTTP/1.1 reader on it.
+        .target(name: "TestSockets", path: "Tests/TestSockets", swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "CSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPServer", "CSystem", "TestSockets", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(name: "BGEmuHTTPTests", dependencies: ["BGEmuHTTP"], swiftSettings: strict),
@@ -109,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Service", "HTTPServer", "Emulation", "Stores", "Storage", .product(name: "Yams", package: "Yams"),
+                "API", "Service", "HTTPServer", "Emulation", "Stores", "Storage", "TestSockets", .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict
@@ -117,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "bgemu", "HTTPServer", "BGEmuHTTP", "BGEmuClient", "BGEmuKit", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "bgemu", "HTTPServer", "BGEmuHTTP", "BGEmuClient", "BGEmuKit", "TestSockets", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict
         ),

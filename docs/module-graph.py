@@ -83,10 +83,12 @@ def condition_text(condition: dict | None) -> str:
 
 
 class Graph:
-    """The targets (test targets left out), the other packages' products they use, and their direct dependencies."""
+    """The targets (test targets, and the test-support targets kept under `Tests/`, left out), the other packages'
+    products they use, and their direct dependencies."""
 
     def __init__(self, manifest: dict):
-        targets = [t for t in manifest.get("targets", []) if t.get("type") != "test"]
+        targets = [t for t in manifest.get("targets", [])
+                   if t.get("type") != "test" and not (t.get("path") or "").startswith("Tests/")]
         self.names = [t["name"] for t in targets]
         self.kind: dict[str, str] = {}
         self.detail: dict[str, str] = {}

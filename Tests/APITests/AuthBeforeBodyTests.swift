@@ -43,7 +43,7 @@ import Testing
             server.waitUntilStopped()
         }
         // The head announces 100,000 bytes and one is sent: the answer must not wait for the rest.
-        let answer = try LoopbackSocket.exchange(
+        let answer = try RawSocket.exchange(
             port: server.localPort,
             "POST /v1/devices HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
         #expect(answer.hasPrefix("HTTP/1.1 401 "))

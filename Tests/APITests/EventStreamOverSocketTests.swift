@@ -87,32 +87,24 @@ extension EventStreamOverSocketTests {
     }
 }
 
-/// A blocking loopback client that reads as slowly as the test asks, with a small receive buffer if asked.
+/// A loopback client that reads as slowly as the test asks, with a small receive buffer if asked, and keeps all it
+/// read.
 final class SocketClient {
-    let fd: Int32
+    let socket: RawSocket
     private(set) var received: [UInt8] = []
 
     init(port: Int, receiveBufferSize: Int32?) throws {
-        fd = try LoopbackSocket.connect(port: port, receiveTimeout: 5, receiveBufferSize: receiveBufferSize)
+        socket = try RawSocket(port: port, receiveTimeout: .seconds(5), receiveBufferSize: receiveBufferSize)
     }
 
-    deinit { Glibc.close(fd) }
-
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == bytes.count else { throw POSIXError(.EPIPE) }
-    }
+    func send(_ text: String) throws { try socket.send(text) }
 
     /// Reads once, up to `count` bytes; false when the server closed (or nothing came within 5 s).
     func read(upTo count: Int) throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: count)
-        let read = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard read > 0 else { return false }
-        received += chunk[..<read]
+        guard case .bytes(let bytes) = socket.receive(upTo: count) else { return false }
+        received += bytes
         return true
     }
-
     /// The last 2 KiB received, as text.
     var tail: String { String(decoding: received.suffix(2048), as: UTF8.self) }
 

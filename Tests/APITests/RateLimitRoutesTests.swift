@@ -142,7 +142,7 @@ import Testing
             let bStatuses = try (0..<3).map { _ in try Self.status(port: port, "GET /v1/devices", key: b) }
             #expect(bStatuses == [200, 200, 200])
             // A's slow body is not waited for: the head announces 100,000 bytes, one is sent, 429 comes back.
-            let answer = try LoopbackSocket.exchange(
+            let answer = try RawSocket.exchange(
                 port: port, "POST /v1/devices HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(a)\r\n"
                     + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
             #expect(answer.hasPrefix("HTTP/1.1 429 "))
@@ -154,7 +154,7 @@ import Testing
 
     /// The status of one request on its own connection.
     private static func status(port: Int, _ requestLine: String, key: String) throws -> Int {
-        let answer = try LoopbackSocket.exchange(
+        let answer = try RawSocket.exchange(
             port: port, "\(requestLine) HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(key)\r\nConnection: close\r\n\r\n")
         return Int(answer.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0
     }

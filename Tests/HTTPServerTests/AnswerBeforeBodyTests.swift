@@ -43,7 +43,7 @@ import Testing
     /// without the rest (the client waits 2 s).
     private func answerToPartialBody(
         _ server: CoreTestServer, _ method: String, _ target: String, headers: String = "X-Key: good\r\n"
-    ) throws -> (response: CoreTestResponse, closed: Bool) {
+    ) throws -> (response: HTTPTestResponse, closed: Bool) {
         let client = try server.client(timeout: .seconds(2))
         try client.send("\(method) \(target) HTTP/1.1\r\nHost: a\r\n\(headers)Content-Length: 100000\r\n\r\n0123456789")
         let response = try client.readResponse()

@@ -26,8 +26,8 @@ final class CoreTestServer {
     var port: Int { server.localPort }
 
     /// A new client connected to the server.
-    func client(timeout: Duration = .seconds(5), receiveBufferSize: Int32? = nil) throws -> CoreTestClient {
-        try CoreTestClient(port: port, timeout: timeout, receiveBufferSize: receiveBufferSize)
+    func client(timeout: Duration = .seconds(5), receiveBufferSize: Int32? = nil) throws -> HTTPTestConnection {
+        try HTTPTestConnection(port: port, timeout: timeout, receiveBufferSize: receiveBufferSize)
     }
 
     /// Shuts down and waits for the loops to exit.

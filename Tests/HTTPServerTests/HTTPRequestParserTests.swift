@@ -7,7 +7,7 @@ import Testing
     /// Sends `raw` on a fresh connection and returns the one answer and whether the server then closed.
     private func exchange(
         _ raw: String, configure: (inout HTTPServerConfiguration) -> Void = { _ in }
-    ) throws -> (response: CoreTestResponse, closed: Bool) {
+    ) throws -> (response: HTTPTestResponse, closed: Bool) {
         let server = try CoreTestServer(configure: configure, responder: CoreTestServer.echo)
         defer { server.stop() }
         let client = try server.client()

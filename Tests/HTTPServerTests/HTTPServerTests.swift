@@ -173,7 +173,7 @@ import Testing
         let probe = CoreTestProbe()
         let server = try CoreTestServer { _, _ in HTTPResponse(body: probe.stream()) }
         defer { server.stop() }
-        var client: CoreTestClient? = try server.client()
+        var client: HTTPTestConnection? = try server.client()
         try client?.request("GET", "/events")
         _ = try client?.readHead()
         let writer = try #require(probe.writer())
@@ -264,7 +264,7 @@ import Testing
         server.server.waitUntilStopped()
         #expect(ContinuousClock.now - start < .seconds(15))
         #expect(probe.closeCount == 1)
-        #expect(throws: CoreTestError.self) { _ = try server.client() }
+        #expect(throws: HTTPTestConnection.Failure.self) { _ = try server.client() }
     }
 
     @Test func twoLoopsServeManyConcurrentConnections() throws {
@@ -330,7 +330,7 @@ import Testing
         // IPv6 loopback, and the peer's address as the responder sees it.
         let v6 = try CoreTestServer(configure: { $0.host = "::1" }) { _, context in .text(context.remoteAddress) }
         defer { v6.stop() }
-        let v6Client = try CoreTestClient(port: v6.port, ipv6: true)
+        let v6Client = try HTTPTestConnection(port: v6.port, ipv6: true)
         try v6Client.request("GET", "/")
         #expect(try v6Client.readResponse().text == "::1")
         let bad = HTTPServer(

@@ -31,7 +31,7 @@ import Testing
         let server = try server(answered: answered)
         defer { server.stop() }
         let held = try server.client()
-        let (slow, total) = try timed { () throws -> CoreTestResponse in
+        let (slow, total) = try timed { () throws -> HTTPTestResponse in
             try held.request("GET", "/held/3000")
             #expect(answered.wait(timeout: .now() + 30) == .success)  // the loop holds it from now on
             let other = try server.client()
@@ -80,7 +80,7 @@ import Testing
         // The loop holds the answer once the responder gave it: the shutdown, which the loop takes after, finds it.
         #expect(answered.wait(timeout: .now() + 30) == .success)
         let core = server.server
-        let (answer, time) = try timed { () throws -> CoreTestResponse in
+        let (answer, time) = try timed { () throws -> HTTPTestResponse in
             DispatchQueue.global().async {
                 core.shutdown(gracePeriod: .seconds(30))
                 core.waitUntilStopped()

@@ -43,7 +43,7 @@ import Testing
         // From the last processor first: dealt in turn, its connection would go to loop 0.
         for (loop, cpu) in Self.allowed.enumerated().reversed() {
             let answers = try onThread(boundTo: cpu) {
-                let client = try CoreTestClient(port: port)
+                let client = try HTTPTestConnection(port: port)
                 return try (0..<3).map { _ in try client.served() }
             }
             for answer in answers {
@@ -59,7 +59,7 @@ import Testing
         let (first, second) = (Self.allowed[0], Self.allowed[1])
         let (port, http) = (server.port, server.server)
         let (before, after, statistics) = try onThread(boundTo: first) {
-            let client = try CoreTestClient(port: port)
+            let client = try HTTPTestConnection(port: port)
             let before = try client.served()
             // The client moves; its connection is looked at again within `readsPerPlacementCheck` reads.
             guard csystem_bind_thread(Int32(second)) == 0 else { throw PlacementTestError.cannotBind(second) }
@@ -93,7 +93,7 @@ import Testing
         defer { server.stop() }
         let port = server.port
         let loops = try onThread(boundTo: Self.allowed[0]) {
-            let clients = try (0..<40).map { _ in try CoreTestClient(port: port) }
+            let clients = try (0..<40).map { _ in try HTTPTestConnection(port: port) }
             return try clients.map { try $0.served().loop }  // all open at once
         }
         let counts = (0..<Self.allowed.count).map { loop in loops.filter { $0 == loop }.count }
@@ -109,7 +109,7 @@ import Testing
         #expect(server.server.boundProcessors.isEmpty)
         let port = server.port
         let loops = try onThread(boundTo: Self.allowed[0]) {
-            try (0..<Self.allowed.count).map { _ in try CoreTestClient(port: port).served().loop }
+            try (0..<Self.allowed.count).map { _ in try HTTPTestConnection(port: port).served().loop }
         }
         #expect(loops == Array(0..<Self.allowed.count))  // dealt in turn, wherever the client sends from
     }
@@ -175,7 +175,7 @@ private final class ResultBox<T: Sendable>: @unchecked Sendable {  // @unchecked
     }
 }
 
-extension CoreTestClient {
+extension HTTPTestConnection {
     /// Asks for `/` and reads where it was answered.
     func served() throws -> LoopPlacementTests.Served {
         try request("GET", "/")

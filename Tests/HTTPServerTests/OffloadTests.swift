@@ -89,7 +89,7 @@ import Testing
         let first = try server.client()
         try first.request("GET", "/slow/a")
         #expect(gate.started.wait(timeout: .now() + 30) == .success)
-        var flood: [CoreTestClient] = []
+        var flood: [HTTPTestConnection] = []
         for n in 1...5 {
             let client = try server.client()
             try client.request("GET", "/jobs/a/\(n)")

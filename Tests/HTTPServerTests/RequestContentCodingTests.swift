@@ -13,7 +13,7 @@ import Testing
 
     private static let json = Array(#"{"name":"Test iPhone","model":"iPhone15,2","conditions":{"lowPowerMode":false}}"#.utf8)
 
-    private func post(_ body: [UInt8], coding: String, chunked: Bool = false) throws -> CoreTestResponse {
+    private func post(_ body: [UInt8], coding: String, chunked: Bool = false) throws -> HTTPTestResponse {
         let server = try CoreTestServer(responder: Self.echo)
         defer { server.stop() }
         let client = try server.client()

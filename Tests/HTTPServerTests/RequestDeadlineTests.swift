@@ -8,7 +8,7 @@ import Testing
     /// Sends `pieces` one by one, `interval` apart, until they run out or the server has something to say
     /// (an answer or a close); returns how many were sent and when the server spoke, from the first piece.
     private func trickle(
-        _ pieces: [[UInt8]], every interval: Duration, on client: CoreTestClient
+        _ pieces: [[UInt8]], every interval: Duration, on client: HTTPTestConnection
     ) throws -> (sent: Int, elapsed: Duration) {
         let start = ContinuousClock.now
         var sent = 0
@@ -97,7 +97,7 @@ import Testing
     }
 }
 
-extension CoreTestClient {
+extension HTTPTestConnection {
     /// Whether the server sent bytes or closed within `timeout` (poll(2) on the socket).
     func hasInput(within timeout: Duration) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

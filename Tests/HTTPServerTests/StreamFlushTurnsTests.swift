@@ -12,7 +12,7 @@ import Testing
         }
         defer { server.stop() }
         let streams = 5 * EventLoop.streamFlushesPerPass  // one loop (the test server's): five passes at least
-        var clients: [CoreTestClient] = []
+        var clients: [HTTPTestConnection] = []
         for _ in 0..<streams {
             let client = try server.client()
             try client.request("GET", "/events")

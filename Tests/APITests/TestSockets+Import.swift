@@ -1,0 +1,2 @@
+// The test targets' one socket client (`RawSocket`, `HTTPTestConnection`), seen by every file of this target.
+@_exported import TestSockets
