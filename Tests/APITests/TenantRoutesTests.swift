@@ -23,7 +23,8 @@ import Testing
         let id = try #require(created.json["id"] as? String)
         let key = try #require(created.json["apiKey"] as? String)
         #expect(id.hasPrefix("ten_"))
-        #expect(key.hasPrefix("bgemu_") && key.count == 49)  // 32 random bytes, base64url
+        #expect(key == "bgemu_\(id).\(key.split(separator: ".").last ?? "")" && key.count == 6 + 28 + 1 + 43)  // the tenant, 32 random bytes
+        #expect(SecretGenerator.tenantId(inKey: key) == id)
         #expect(created.headers["Location"] == "/v1/admin/tenants/\(id)")
         let detail = api.send(.get, "/v1/admin/tenants/\(id)", key: APIHarness.adminToken)
         #expect(!detail.text.contains(key))

@@ -276,7 +276,7 @@ import Testing
         let created = try cli.run(["keys", "create", "--tenant", "default", "--database", service.databasePath])
         #expect(created.status == 0, "\(created.stderr)")
         let key = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(key.hasPrefix("bgemu_") && key.count == 49 && created.lines.count == 1)
+        #expect(key.hasPrefix("bgemu_ten_") && key.count == 6 + 28 + 1 + 43 && created.lines.count == 1)
         #expect(created.stderr.contains("of tenant \"default\"") && created.stderr.contains("shown only this once"))
         #expect(try cli.run(["devices", "--server", server, "--api-key", key]).status == 0)
         #expect(try service.client(key: key).request("POST", "/v1/devices", json: #"{"name":"mine"}"#).status == 201)

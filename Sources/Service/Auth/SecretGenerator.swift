@@ -2,9 +2,27 @@ import CCrypto
 
 /// Secrets and identifiers from the system's cryptographic generator (`RAND_bytes`).
 public enum SecretGenerator {
-    /// A new API key or admin token: `bgemu_` and 32 random bytes in base64url (43 characters).
+    /// A new admin token (or a key of no tenant): `bgemu_` and 32 random bytes in base64url (43 characters).
     public static func newSecret() -> String {
         "bgemu_" + base64url(randomBytes(32))
+    }
+
+    /// A new API key of the tenant `tenantId`: `bgemu_`, the tenant's id, `.`, and 32 random bytes in base64url —
+    /// `bgemu_ten_3f9c0a….Xk2…`. The tenant's id is not secret (as Stripe's and GitHub's keys name their kind
+    /// and account in the clear): a proxy in front of several shards reads it to route the request to the shard
+    /// that holds the tenant (`deploy/haproxy.cfg`: the key's first field before `.`, without `bgemu_`, looked
+    /// up in a tenant → shard map) without any secret in its configuration. The key is checked by the SHA-256 of
+    /// the whole, as before; base64url has no `.`, so the split is unambiguous.
+    public static func newSecret(tenantId: String) -> String {
+        "bgemu_" + tenantId + "." + base64url(randomBytes(32))
+    }
+
+    /// The tenant a key names in the clear (``newSecret(tenantId:)``), nil for a key without one (minted before
+    /// keys named their tenant, or chosen by the operator as `BGEMU_API_KEY`).
+    public static func tenantId(inKey key: String) -> String? {
+        guard key.hasPrefix("bgemu_"), let dot = key.firstIndex(of: ".") else { return nil }
+        let id = key[key.index(key.startIndex, offsetBy: 6)..<dot]
+        return id.isEmpty ? nil : String(id)
     }
 
     /// A new opaque identifier such as `ten_3f9c0a…`: the prefix, `_`, and 12 random bytes in hex.

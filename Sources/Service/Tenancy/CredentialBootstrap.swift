@@ -64,7 +64,7 @@ public enum CredentialBootstrap {
                 _ = try tenants.create(named: defaultTenantName, secret: apiKey)
             }
         } else if isFirstStart, existing == nil {
-            outcome.generatedAPIKey = try tenants.create(named: defaultTenantName, secret: SecretGenerator.newSecret()).key.secret
+            outcome.generatedAPIKey = try tenants.create(named: defaultTenantName, secret: nil).key.secret
         }
         return outcome
     }

@@ -42,13 +42,15 @@ public struct TenantService: Sendable {
     /// A new tenant named `name` with its first key.
     public func createTenant(named name: String) throws -> (tenant: Tenant, key: IssuedKey) {
         if try store.tenant(named: name) != nil { throw Refusal.tenantExists(name) }
-        return try create(named: name, secret: SecretGenerator.newSecret())
+        return try create(named: name, secret: nil)
     }
 
-    /// A new tenant whose first key is `secret` (the operator's `BGEMU_API_KEY`, say).
-    func create(named name: String, secret: String) throws -> (tenant: Tenant, key: IssuedKey) {
+    /// A new tenant whose first key is `secret` (the operator's `BGEMU_API_KEY`, say), or a new key naming the
+    /// tenant (``SecretGenerator/newSecret(tenantId:)``) when nil.
+    func create(named name: String, secret: String?) throws -> (tenant: Tenant, key: IssuedKey) {
         let now = wallClock()
         let tenant = Tenant(id: SecretGenerator.newID("ten"), name: name, createdAt: now)
+        let secret = secret ?? SecretGenerator.newSecret(tenantId: tenant.id)
         let key = IssuedKey(secret: secret, record: KeyFactory.record(for: secret, tenantId: tenant.id, at: now))
         do {
             try store.createTenant(tenant, firstKey: key.record)
@@ -61,7 +63,7 @@ public struct TenantService: Sendable {
     /// A new key of the tenant `tenantId`.
     public func issueKey(tenantId: String) throws -> IssuedKey {
         guard try store.tenant(id: tenantId) != nil else { throw Refusal.noSuchTenant(tenantId) }
-        return try addKey(SecretGenerator.newSecret(), tenantId: tenantId)
+        return try addKey(SecretGenerator.newSecret(tenantId: tenantId), tenantId: tenantId)
     }
 
     /// Stores `secret` as a key of `tenantId`.
@@ -74,9 +76,9 @@ public struct TenantService: Sendable {
     /// A new key of the tenant named `name`; when there is none, the tenant is created with it if
     /// `creatingTenant`, else ``Refusal/noSuchTenant(_:)``. Answers whether the tenant was created.
     public func issueKey(tenantNamed name: String, creatingTenant: Bool) throws -> (tenant: Tenant, key: IssuedKey, created: Bool) {
-        if let tenant = try store.tenant(named: name) { return (tenant, try addKey(SecretGenerator.newSecret(), tenantId: tenant.id), false) }
+        if let tenant = try store.tenant(named: name) { return (tenant, try addKey(SecretGenerator.newSecret(tenantId: tenant.id), tenantId: tenant.id), false) }
         guard creatingTenant else { throw Refusal.noSuchTenant(name) }
-        let (tenant, key) = try create(named: name, secret: SecretGenerator.newSecret())
+        let (tenant, key) = try create(named: name, secret: nil)
         return (tenant, key, true)
     }
 

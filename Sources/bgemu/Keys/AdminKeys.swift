@@ -1,4 +1,5 @@
 import BGEmuClient
+import Service
 
 /// Creates API keys through a running service's admin routes (`/v1/admin/tenants…`, admin token).
 struct AdminKeys {
@@ -22,7 +23,7 @@ struct AdminKeys {
         let created = try service.createTenant(name: name)
         let secret = created["apiKey"]?.stringValue ?? ""
         return IssuedKey(
-            secret: secret, keyId: created["keyId"]?.stringValue ?? "?", prefix: String(secret.prefix(10)),
+            secret: secret, keyId: created["keyId"]?.stringValue ?? "?", prefix: KeyFactory.displayPrefix(of: secret),
             tenantId: created["id"]?.stringValue ?? "?", tenantName: name, tenantCreated: true)
     }
 }
