@@ -12,7 +12,7 @@ struct BGEmu: ParsableCommand {
             HomeCommand.self, ForegroundCommand.self, TerminateCommand.self, SubmitCommand.self,
             SimulateLaunchCommand.self, SimulateExpirationCommand.self, CompleteCommand.self, EligibilityCommand.self,
             PushCommand.self, AdvanceCommand.self, EventsCommand.self, ScenarioCommand.self, KeysCommand.self,
-            ForecastCommand.self,
+            ForecastCommand.self, TenantsCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
