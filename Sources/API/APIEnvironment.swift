@@ -29,6 +29,8 @@ public struct APIEnvironment: Sendable {
     public var heavyWork: HeavyWorkPool? = nil
     /// This instance's id as one shard of several (`/healthz` says it); nil: not a shard.
     public var shardId: String? = nil
+    /// Moving tenants between shards (fence, export, import); nil: no such routes and no fence on writes.
+    public var tenantMoves: TenantMoves? = nil
     /// The last encoded body of each device read, reused while the device's stamp is equal (see ``EncodedBodyCache``).
     let deviceBodies = EncodedBodyCache<DeviceBody.Stamp>(limit: 4_096)
 

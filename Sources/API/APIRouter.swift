@@ -27,10 +27,14 @@ public enum APIRouter {
         router.group("/v1/admin") { admin in
             admin.add(middleware: AuthMiddleware.admin(env.credentials))
             AdminRoutes.register(on: &admin, env)
+            if let moves = env.tenantMoves { TenantMoveRoutes.register(on: &admin, moves: moves) }
         }
 
         router.group("/v1") { v1 in
             v1.add(middleware: AuthMiddleware.tenant(env.credentials))
+            if let moves = env.tenantMoves {
+                v1.add(middleware: TenantFenceMiddleware(fences: moves.fences, credentials: env.credentials))
+            }
             if let limiter = env.rateLimiter {
                 v1.add(middleware: RateLimitMiddleware(limiter: limiter, credentials: env.credentials, metrics: env.metrics))
             }
@@ -54,12 +58,19 @@ public enum APIRouter {
             ForecastRoutes.register(on: &v1, env)
             EventRoutes.register(
                 on: &v1, hub: env.events, store: env.events.store, prunedEvents: env.prunedEvents,
+                eventIdAfterMoves: eventIdAfterMoves(env),
                 refused: { env.metrics?.streamRefused($0) }
             ) { tenantId, deviceId in
                 try env.devices.exists(deviceId, tenantId: tenantId)
             }
         }
         return router
+    }
+
+    /// How an event id a client read on a shard its tenant was moved from is found here; nil without moves.
+    static func eventIdAfterMoves(_ env: APIEnvironment) -> EventIdAfterMoves? {
+        guard let moves = env.tenantMoves else { return nil }
+        return { id, tenantId in try moves.eventIdAfterMoves(id, tenantId: tenantId) }
     }
 
     /// The requests answered off the event loops, and the key they queue under (see
@@ -84,9 +95,11 @@ public enum APIRouter {
         UploadSlots(maximumPerTenant: maximumPerTenant).admission(credentials: env.credentials, hold: hold)
     }
 
-    /// Whether a request is an app upload (`POST /v1/devices/{deviceId}/apps`), whose body may be a whole `.ipa`
-    /// and so is allowed past the general body limit.
+    /// Whether a request is an app upload (`POST /v1/devices/{deviceId}/apps`), whose body may be a whole `.ipa`,
+    /// or a tenant's import (`POST /v1/admin/tenants/import`), whose body is its whole state, and so is allowed
+    /// past the general body limit.
     public static func isUpload(_ method: HTTPMethod, _ path: String) -> Bool {
+        if method == .post, path == TenantMoveRoutes.importPath { return true }  // a tenant's whole state
         guard method == .post else { return false }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return segments.count == 5 && segments[0].isEmpty && segments[1] == "v1" && segments[2] == "devices"

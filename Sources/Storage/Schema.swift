@@ -183,6 +183,7 @@ extension DatabaseMigrator {
                 DROP TABLE event_retention;
                 """)
         }
+        migrator.registerMigration("009_tenant_moves", TenantMoveSchema.migration)
         return migrator
     }()
 }

@@ -79,6 +79,15 @@ struct ServiceProcess {
         let interrupted = try forecasts.failInterrupted()
         if interrupted > 0 { logger.notice("\(interrupted) forecasts were running when the service stopped: marked failed") }
         environment.forecasts = forecasts
+        // Tenant moves between shards: the fences the database keeps (a source restarted mid-move stays fenced);
+        // an import's event ids are skipped by the live fan-out, and its keys are taken at once.
+        let moveStore = SQLiteTenantMoveStore(database: database)
+        environment.tenantMoves = TenantMoves(
+            store: moveStore, fences: try TenantMoves.fences(of: moveStore),
+            imported: { [credentials = environment.credentials] imported in
+                if let ids = imported.eventIds { hub.skipImported(ids) }
+                credentials.invalidate()
+            })
         // Uploads' inspection on threads of the lowest scheduling class, one job per tenant at a time: a tenant's
         // heavy uploads use what the other tenants' requests leave of the processors.
         // Its queue per tenant holds every upload the tenant may have at once (and the JSON installs beside them).

@@ -28,6 +28,9 @@ final class APIHarness: @unchecked Sendable {
     /// The forecasts behind `/v1/forecasts` (small ones only: 2,000 device-days at most).
     let forecasts: ForecastService
 
+    /// Tenant moves between shards: fences, exports, imports (wired as the service wires them).
+    let moves: TenantMoves
+
     /// Where uploads are inspected, as in the service: threads of the lowest scheduling class.
     let heavyWork = HeavyWorkPool(threads: 1)
 
@@ -62,6 +65,14 @@ final class APIHarness: @unchecked Sendable {
         env.forecasts = forecasts
         heavyWork.start()
         env.heavyWork = heavyWork
+        let moveStore = SQLiteTenantMoveStore(database: database)
+        moves = TenantMoves(
+            store: moveStore, fences: try TenantMoves.fences(of: moveStore), fenceTimeout: 5,
+            imported: { [credentials = env.credentials] imported in
+                if let ids = imported.eventIds { hub.skipImported(ids) }
+                credentials.invalidate()
+            })
+        env.tenantMoves = moves
         router = APIRouter.make(env, publicDirectory: nil)
         responder = router.buildResponder()
     }

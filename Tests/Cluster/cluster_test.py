@@ -13,6 +13,8 @@ in a temporary folder, short proxy timeouts), then checks:
   `Last-Event-ID` with no gap and no duplicate;
 - while a shard is down only its tenants are answered 503 with `Retry-After` (problem+json), the others 2xx;
 - a key naming a tenant no shard holds is 401 at the proxy; a key of the older form goes to the default shard;
+- `bgemu tenants move` under a write load through the proxy: the writer meets only the fence's 503s, every write
+  acknowledged is on the target afterwards, the proxy sends the tenant there, the source holds it no more;
 - a forecast split four ways with GNU parallel and merged equals the unsplit one byte for byte.
 
 Usage: python3 Tests/Cluster/cluster_test.py [--binary .build/debug/bgemu] [--haproxy haproxy]
@@ -211,10 +213,11 @@ class EventStream:
         self.sock.close()
 
 
-def all_event_ids(port: int, key: str) -> list[int]:
+def all_ids(port: int, key: str, collection: str) -> list:
+    """The ids of every item of a paged list (`/v1/events`, `/v1/devices`), following its cursor."""
     ids, cursor = [], None
     while True:
-        path = "/v1/events?limit=500" + (f"&cursor={urllib.parse.quote(cursor)}" if cursor else "")
+        path = f"/v1/{collection}?limit=500" + (f"&cursor={urllib.parse.quote(cursor)}" if cursor else "")
         status, _, body = request(port, "GET", path, key)
         assert status == 200, body
         page = json.loads(body)
@@ -338,11 +341,50 @@ def run(binary: str, shards: dict[str, Shard], proxy: Proxy, folder: str) -> Non
     resumed = EventStream(proxy.port, f"/v1/events?access_token={token}", last_event_id=seen[-1])
     after = [event_id for event_id, _ in resumed.events(count=2, until=time.monotonic() + 10)]
     resumed.close()
-    stored = all_event_ids(proxy.port, key)
+    stored = all_ids(proxy.port, key, "events")
     since_open = [event_id for event_id in stored if event_id >= seen[0]]
     check(seen + after == since_open and len(after) == 2,
           f"resumed with Last-Event-ID after the restart: no gap, no duplicate ({len(seen)} + {len(after)} = {len(since_open)} stored since the stream opened)")
     stream.close()
+
+    # A live move under a write load through the proxy: fence, export, import, flip the map in the file and the
+    # running proxy, delete from the source; the writer retries 503s (the fence) and loses nothing acknowledged.
+    import threading
+    mover = tenants["s3"]
+    acknowledged: list[str] = []
+    refusals: dict[int, int] = {}
+    stop = threading.Event()
+
+    def write_load() -> None:
+        n = 0
+        while not stop.is_set():
+            status, headers, body = request(proxy.port, "POST", "/v1/devices", mover["apiKey"], {"name": f"load-{n}"})
+            if status == 201:
+                acknowledged.append(json.loads(body)["id"])
+                n += 1
+            else:
+                refusals[status] = refusals.get(status, 0) + 1
+                time.sleep(float(headers.get("retry-after", "1")) / 10)
+
+    writer = threading.Thread(target=write_load)
+    writer.start()
+    time.sleep(1)
+    moved = cli(binary, "tenants", "move", mover["id"], "--from", f"http://127.0.0.1:{shards['s3'].port}",
+                "--to", f"http://127.0.0.1:{shards['s1'].port}", "--admin-token", ADMIN, *placement, "--json")
+    time.sleep(1)
+    stop.set()
+    writer.join()
+    check(moved.returncode == 0, "bgemu tenants move s3 → s1 under a write load succeeds"
+          + ("" if moved.returncode == 0 else f" ({moved.stderr.strip()[-300:]})"))
+    status, headers, _ = request(proxy.port, "GET", "/v1/devices?limit=1", mover["apiKey"])
+    on_target = set(all_ids(proxy.port, mover["apiKey"], "devices"))
+    check(status == 200 and headers.get("bgemu-shard") == "s1" and set(acknowledged) <= on_target and len(acknowledged) > 10,
+          f"after the move the proxy sends the tenant to s1, which holds every acknowledged write ({len(acknowledged)} written, "
+          f"refused meanwhile: {refusals})")
+    check(set(refusals) <= {503}, f"the writer met only the fence's 503s, never a 401 or a 5xx of another kind ({refusals})")
+    check(request(shards["s3"].port, "GET", "/v1/devices", mover["apiKey"])[0] == 401, "the source no longer holds the tenant")
+    check([line.split() for line in open(proxy.map_file) if line.startswith(mover["id"])] == [[mover["id"], "s1"]],
+          "the map file names the tenant's new shard")
 
     # A forecast split four ways with GNU parallel equals the unsplit one byte for byte.
     if shutil.which("parallel"):

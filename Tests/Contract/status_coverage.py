@@ -366,6 +366,29 @@ case("GET /v1/admin/tenants", 200)(lambda w: Req("GET", "/v1/admin/tenants?limit
 case("GET /v1/admin/tenants", 422, "validationFailed")(lambda w: Req("GET", "/v1/admin/tenants?limit=0", auth="admin"))
 case("GET /v1/admin/tenants/{tenantId}", 200)(lambda w: Req("GET", f"/v1/admin/tenants/{w.tenant()}", auth="admin"))
 case("DELETE /v1/admin/tenants/{tenantId}", 204)(lambda w: Req("DELETE", f"/v1/admin/tenants/{w.tenant()}", auth="admin"))
+case("PUT /v1/admin/tenants/{tenantId}/fence", 200)(
+    lambda w: Req("PUT", f"/v1/admin/tenants/{w.tenant()}/fence", auth="admin"))
+case("DELETE /v1/admin/tenants/{tenantId}/fence", 200)(
+    lambda w: Req("DELETE", f"/v1/admin/tenants/{w.tenant()}/fence", auth="admin"))
+case("GET /v1/admin/tenants/{tenantId}/export", 200)(
+    lambda w: Req("GET", f"/v1/admin/tenants/{w.tenant()}/export", auth="admin"))
+
+
+def moved_tenant(w: "World") -> dict:
+    """The export of a tenant deleted since: importable once."""
+    tenant = w.tenant()
+    document = w.main.ok("GET", f"/v1/admin/tenants/{tenant}/export", auth="admin").json()
+    w.main.ok("DELETE", f"/v1/admin/tenants/{tenant}", auth="admin")
+    return document
+
+
+case("POST /v1/admin/tenants/import", 201)(
+    lambda w: Req("POST", "/v1/admin/tenants/import", moved_tenant(w), auth="admin"))
+case("POST /v1/admin/tenants/import", 409, "tenantExists")(
+    lambda w: Req("POST", "/v1/admin/tenants/import",
+                  w.main.ok("GET", f"/v1/admin/tenants/{w.tenant()}/export", auth="admin").json(), auth="admin"))
+case("POST /v1/admin/tenants/import", 422, "validationFailed")(
+    lambda w: Req("POST", "/v1/admin/tenants/import", {"format": "x"}, auth="admin"))
 case("POST /v1/admin/tenants/{tenantId}/keys", 201)(
     lambda w: Req("POST", f"/v1/admin/tenants/{w.tenant()}/keys", auth="admin"))
 

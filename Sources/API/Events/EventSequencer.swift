@@ -21,6 +21,9 @@ struct EventSequencer {
     private var pending: [Int64: RecordedEvent] = [:]
     /// Since when the releasing has been blocked by a missing id (nil: nothing pending).
     private(set) var blockedSince: ContinuousClock.Instant?
+    /// Ranges of ids that will never be published (a tenant's import took them), by their first id, not yet
+    /// reached by the watermark.
+    private var skips: [Int64: Int64] = [:]
 
     /// What a step let through.
     struct Outcome {
@@ -67,6 +70,17 @@ struct EventSequencer {
         return outcome
     }
 
+    /// Takes note that the ids of `range` are committed but will never be published (an imported tenant's events,
+    /// renumbered into them): the watermark passes them when it reaches them, without waiting for a timeout.
+    mutating func skip(_ range: ClosedRange<Int64>, now: ContinuousClock.Instant) -> Outcome {
+        var outcome = Outcome()
+        guard let watermark else { return outcome }  // the first publish sets the watermark after them
+        guard range.upperBound > watermark else { return outcome }
+        skips[max(range.lowerBound, watermark + 1)] = range.upperBound
+        release(into: &outcome, now: now)
+        return outcome
+    }
+
     /// Gives up on the smallest missing id(s) once releasing has been blocked for `timeout`: the events after the
     /// hole go out. Does nothing before then.
     mutating func skipStalledGap(timeout: Duration, now: ContinuousClock.Instant) -> Outcome {
@@ -88,9 +102,15 @@ struct EventSequencer {
     private mutating func release(into outcome: inout Outcome, now: ContinuousClock.Instant) {
         guard var watermark else { return }
         let before = watermark
-        while let next = pending.removeValue(forKey: watermark + 1) {
-            outcome.released.append(next)
-            watermark += 1
+        while true {
+            if let next = pending.removeValue(forKey: watermark + 1) {
+                outcome.released.append(next)
+                watermark += 1
+            } else if let last = skips.removeValue(forKey: watermark + 1) {
+                watermark = last
+            } else {
+                break
+            }
         }
         self.watermark = watermark
         if pending.isEmpty {

@@ -2,6 +2,9 @@ import Emulation
 import HTTPServer
 import Stores
 
+/// An event id read on a shard the tenant (second argument) was moved from, as it is on this one.
+typealias EventIdAfterMoves = @Sendable (_ id: Int64, _ tenantId: String) throws -> Int64
+
 /// `GET /v1/events` and `GET /v1/devices/{deviceId}/events`: the caller's tenant's events, as a live stream
 /// (`Accept: text/event-stream`) or as JSON pages.
 enum EventRoutes {
@@ -9,16 +12,19 @@ enum EventRoutes {
     ///   route answers `404` otherwise, even though the events of a deleted device stay in the log.
     /// - Parameter prunedEvents: what the event retention pruned: a page or a resume from before it is a `410`
     ///   (``Problems/eventsPruned(_:afterId:deviceId:)``); nil when nothing is ever pruned.
+    /// - Parameter eventIdAfterMoves: an event id a client of the tenant (second argument) read on a shard the tenant
+    ///   was moved from, as it is on this one (`Last-Event-ID`, `after` and cursors go through it); nil: no moves.
     /// - Parameter refused: told of each stream refused by a stream limit (metrics).
     static func register(
         on routes: inout RouteGroup, hub: EventHub, store: any EventStore, prunedEvents: PrunedEventsLookup? = nil,
+        eventIdAfterMoves: EventIdAfterMoves? = nil,
         refused: @escaping @Sendable (PrometheusMetrics.StreamRefusal) -> Void = { _ in },
         deviceExists: @escaping @Sendable (_ tenantId: String, _ deviceId: String) throws -> Bool
     ) {
         routes.get("/events") { request, context in
             try respond(
                 to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store,
-                prunedEvents: prunedEvents, refused: refused)
+                prunedEvents: prunedEvents, eventIdAfterMoves: eventIdAfterMoves, refused: refused)
         }
 
         routes.get("/devices/{deviceId}/events") { request, context in
@@ -27,18 +33,20 @@ enum EventRoutes {
             guard try deviceExists(tenantId, deviceId) else { throw Problems.notFound("device", deviceId) }
             return try respond(
                 to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store, prunedEvents: prunedEvents,
-                refused: refused)
+                eventIdAfterMoves: eventIdAfterMoves, refused: refused)
         }
     }
 
     private static func respond(
         to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore,
-        prunedEvents: PrunedEventsLookup?,
+        prunedEvents: PrunedEventsLookup?, eventIdAfterMoves: EventIdAfterMoves?,
         refused: @Sendable (PrometheusMetrics.StreamRefusal) -> Void
     ) throws -> HTTPResponse {
         let query = try EventQuery(request, pathDeviceId: deviceId)
         // Checked whatever the answer: a malformed Last-Event-ID is a 400 on a page request too.
-        let lastEventId = try EventQuery.lastEventId(request)
+        // An id read on a shard the tenant was moved from names the same place in the log here (`EventIdMoves`).
+        let moved = { (id: Int64) throws -> Int64 in try eventIdAfterMoves?(id, tenantId) ?? id }
+        let lastEventId = try EventQuery.lastEventId(request).map(moved)
         /// A `410` when the retention pruned events of the tenant (or of the filter's device) after `afterId`.
         func checkNothingPruned(after afterId: Int64) throws {
             guard let lookup = prunedEvents, let pruned = try lookup(tenantId, query.filter.deviceId),
@@ -69,7 +77,13 @@ enum EventRoutes {
         }
         // A page, oldest or newest first; one more event is read to know whether there is a next page.
         let paging = try Pagination(request)
-        let range = try EventQuery.pageRange(request, cursor: paging.cursor)
+        var range = try EventQuery.pageRange(request, cursor: paging.cursor)
+        if eventIdAfterMoves != nil {
+            // The lower bound is exclusive: after `x` is after its image. The upper one too: before `x` is up to
+            // and with the image of `x - 1`.
+            if range.continuesFromClient { range.afterId = try moved(range.afterId) }
+            if let before = range.beforeId { range.beforeId = try moved(max(0, before - 1)) + 1 }
+        }
         let events: [RecordedEvent]
         switch range.order {
         case .ascending:

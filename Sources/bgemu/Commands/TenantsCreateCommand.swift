@@ -24,7 +24,7 @@ struct TenantsCreateCommand: ParsableCommand {
     @Option(help: "The shard to create it on (its --shard-id).")
     var shard: String
 
-    @OptionGroup var admin: AdminClientOptions
+    @OptionGroup var admin: AdminOptions
     @OptionGroup var placement: TenantPlacementOptions
 
     @Flag(help: "Print the tenant, its key, shard and map line as JSON.")

@@ -16,7 +16,7 @@ struct TenantsListCommand: ParsableCommand {
     @Option(name: .customLong("shard"), help: "A shard to ask through the proxy (repeat for each).")
     var shards: [String] = []
 
-    @OptionGroup var admin: AdminClientOptions
+    @OptionGroup var admin: AdminOptions
 
     @Flag(help: "Print the tenants as JSON: an array of {id, name, createdAt, shard}.")
     var json = false

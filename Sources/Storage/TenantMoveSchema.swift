@@ -1,0 +1,27 @@
+// The tables of tenant moves between shards (issue 30): migration 009.
+
+/// Migration `009_tenant_moves`:
+/// - `tenant_fences`: the tenants whose writes are fenced (`503`) for a move. A row, not memory, so that a source
+///   restarted in the middle of a move stays fenced. Not moved with the tenant: the target starts unfenced.
+/// - `event_id_moves`: how the event ids a tenant's clients read on the shards it was moved from map to this
+///   shard's, as runs (see ``EventIdMoves``). One generation per move (`through`, the source's greatest id then);
+///   moved with the tenant, so that a client still holding an id from two moves ago resumes exactly.
+enum TenantMoveSchema {
+    static let migration: @Sendable (SQLiteConnection) throws -> Void = { db in
+        try db.execute(
+            """
+            CREATE TABLE tenant_fences (
+                tenant_id TEXT PRIMARY KEY NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                fenced_at TEXT NOT NULL
+            ) STRICT, WITHOUT ROWID;
+            CREATE TABLE event_id_moves (
+                tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+                through INTEGER NOT NULL,
+                old_start INTEGER NOT NULL,
+                new_start INTEGER NOT NULL,
+                length INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, through, old_start)
+            ) STRICT, WITHOUT ROWID;
+            """)
+    }
+}
