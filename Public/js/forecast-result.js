@@ -21,8 +21,9 @@ const CONDITIONS = {
   launchHandlerRegistered: "no launch handler", noOpenRun: "a run still open", none: "none (missed chances)",
 };
 
+/** The outcomes of a push, which exclude each other: their shares of the pushes sent add up to 1. */
 const PUSH_OUTCOMES = [
-  ["deliveredAtOnce", "delivered at once"], ["deferred", "deferred first"], ["deliveredLater", "delivered later"],
+  ["deliveredAtOnce", "delivered at once"], ["deliveredLater", "delivered later"],
   ["coalesced", "coalesced"], ["dropped", "dropped"], ["pending", "still deferred"],
 ];
 
@@ -109,14 +110,22 @@ export function whyNotPlot(result) {
   });
 }
 
-/** What became of the pushes sent, as shares of them. */
+/** The share of an outcome: from `outcomes` (a result before them has only the flat shares). */
+function outcomeShare(pushes, key) {
+  return pushes.outcomes ? pushes.outcomes[key]?.share ?? 0 : pushes[key] ?? 0;
+}
+
+/** What became of the pushes sent: one bar per exclusive outcome (the bars add up to every push sent); the share
+ * deferred at least once, which overlaps them, is said in words beside. */
 export function pushPlot(pushes) {
   const categories = PUSH_OUTCOMES.map(([key, label]) => ({ key, label }));
-  const values = Object.fromEntries(PUSH_OUTCOMES.map(([key]) => [key, pushes[key] ?? 0]));
+  const values = Object.fromEntries(PUSH_OUTCOMES.map(([key]) => [key, outcomeShare(pushes, key)]));
+  const deferred = pushes.overlapping?.deferredAtLeastOnce?.share ?? pushes.deferred ?? 0;
   const delay = pushes.delaySeconds ? ` Delay p50 ${duration(pushes.delaySeconds.p50)}, p90 ${duration(pushes.delaySeconds.p90)}, p99 ${duration(pushes.delaySeconds.p99)}.` : "";
   return barPlot({
     title: `Pushes: what became of ${pushes.sent} sent`,
-    description: `${PUSH_OUTCOMES.map(([key, label]) => `${label} ${percent(values[key])}`).join(", ")}.${delay}`,
+    description: `${PUSH_OUTCOMES.map(([key, label]) => `${label} ${percent(values[key])}`).join(", ")} (one outcome per push). ` +
+      `Deferred at least once, whatever became of them: ${percent(deferred)}.${delay}`,
     xLabel: "share of the pushes sent", categories, series: [{ key: "pushes", label: "pushes", values }],
     x: { min: 0, max: 1 }, xFormat: (v) => percent(v, 0),
   });

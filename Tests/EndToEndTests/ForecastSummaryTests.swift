@@ -55,6 +55,25 @@ struct ForecastSummaryTests {
         #expect(lines.last?.hasPrefix("  first deferred by the power-aware policy") == true)
     }
 
+    @Test func thePushOutcomesArePrintedFromTheResultsCountsAndSharesAndTheOverlapApart() {
+        func tally(_ count: Int, _ share: Double) -> JSONValue { ["count": .integer(count), "share": .number(share)] }
+        let pushes: JSONValue = [
+            "sent": 3,
+            "outcomes": [
+                "deliveredAtOnce": tally(1, 0.3334), "deliveredLater": tally(1, 0.3333), "coalesced": tally(0, 0),
+                "dropped": tally(1, 0.3333), "pending": tally(0, 0),
+            ],
+            "overlapping": ["deferredAtLeastOnce": tally(2, 0.6667), "delivered": tally(2, 0.6667)],
+            "deliveredAtOnce": 0.3334, "deferred": 0.6667, "deliveredLater": 0.3333, "coalesced": 0.0, "dropped": 0.3333, "pending": 0.0,
+        ]
+        #expect(ForecastSummary.pushLines(pushes) == [
+            "pushes (3 sent):",
+            "  outcomes (one per push, adding up to the 3 sent): deliveredAtOnce 1 (33.34 %), deliveredLater 1 (33.33 %), "
+                + "coalesced 0 (0.00 %), dropped 1 (33.33 %), pending 0 (0.00 %)",
+            "  deferred at least once by the power-aware policy (R30), overlapping the outcomes: 2 (66.67 %)",
+        ])
+    }
+
     @Test func theBarFillsItsThirtyCellsInProportion() {
         #expect(ForecastProgressBar.bar(0) == "[" + String(repeating: ".", count: 30) + "]   0 %")
         #expect(ForecastProgressBar.bar(0.5) == "[" + String(repeating: "#", count: 15) + String(repeating: ".", count: 15) + "]  50 %")

@@ -46,12 +46,13 @@ extension ScenarioParser {
 
     /// Decodes `value` as one of the API's request bodies, naming its fields under `prefix`.
     mutating func wire<T: Decodable>(_ type: T.Type, _ value: [String: EventValue], _ prefix: String) -> T? {
+        let bytes = (try? JSONEncoder().encode(EventValue.object(value))) ?? Data()
         do {
-            return try JSONDecoder().decode(T.self, from: try JSONEncoder().encode(EventValue.object(value)))
+            return try JSONDecoder().decode(T.self, from: bytes)
         } catch EmulationError.invalid(let more) {
             issues += more.map { FieldIssue("\(prefix).\($0.field)", $0.message) }
         } catch let error as DecodingError {
-            let problem = JSONBody.problem(for: error)
+            let problem = JSONBody.problem(for: error, decoding: T.self, bytes: Array(bytes))
             for field in problem.errors ?? [] { fail("\(prefix).\(field.field)", field.message) }
             if problem.errors?.isEmpty ?? true { fail(prefix, problem.detail ?? "is not valid") }
         } catch {

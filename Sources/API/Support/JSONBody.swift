@@ -22,8 +22,8 @@ enum JSONBody {
         return String(Substring(type[first...last])).lowercased()
     }
 
-    /// Decodes the body as `T`: `415` when it is not JSON, `400` when it is not well-formed, `422` naming the
-    /// field when a value has the wrong type or is missing.
+    /// Decodes the body as `T`: `415` when it is not JSON, `400` when it is not well-formed, `422` naming every
+    /// field whose value has the wrong type, does not fit, or is missing.
     static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         guard isJSON(request) else { throw Problems.unsupportedMediaType(["application/json"], method: request.method) }
         return try decode(type, bytes: request.body)
@@ -38,20 +38,10 @@ enum JSONBody {
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {
-            // Foundation reports a number that does not fit its field's type (1.5 or -1 for an unsigned integer,
-            // 1e30 for an `Int`) as corrupted data without a coding path, as if the body were not JSON: when it is
-            // well-formed, that is a value problem of the body (`422`), not a malformed request.
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, isWellFormed(bytes) {
-                let candidates = JSONBodyDiagnosis.numbersNoIntegerHolds(in: bytes)
-                guard !candidates.isEmpty else {
-                    throw Problems.invalid("body", "a number does not fit its field (a fraction, or out of range, for an integer)")
-                }
-                throw Problems.invalid(candidates.map {
-                    FieldIssue($0.path, "\($0.text) is not an integer from \(Int64.min) to \(UInt64.max), as an integer field needs")
-                })
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, !isWellFormed(bytes) {
+                throw malformedJSON(bytes)
             }
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw malformedJSON(bytes) }
-            throw problem(for: error)
+            throw problem(for: error, decoding: T.self, bytes: bytes)
         } catch let error as EmulationError {
             throw error
         } catch {
@@ -67,6 +57,29 @@ enum JSONBody {
     /// Whether `bytes` are one well-formed JSON value.
     static func isWellFormed(_ bytes: [UInt8]) -> Bool {
         (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
+    }
+
+    /// `422` naming every field of `bytes`, a well-formed body, that `T` cannot take (``JSONFieldIssues``), `error`
+    /// being the first that Foundation's decoder met; the fields in the order `T` reads them.
+    static func problem<T: Decodable>(for error: DecodingError, decoding type: T.Type, bytes: [UInt8]) -> HTTPProblem {
+        let every = JSONFieldIssues.every(T.self, in: bytes)
+        // Foundation reports a number that does not fit its field's type (1.5 or -1 for an unsigned integer, 1e30
+        // for an `Int`) as corrupted data without a coding path, as if the body were not JSON: when it is
+        // well-formed, that is a value problem of the body (`422`), not a malformed request.
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            if !every.isEmpty { return Problems.invalid(every) }
+            let candidates = JSONBodyDiagnosis.numbersNoIntegerHolds(in: bytes)
+            guard !candidates.isEmpty else {
+                return Problems.invalid("body", "a number does not fit its field (a fraction, or out of range, for an integer)")
+            }
+            return Problems.invalid(candidates.map {
+                FieldIssue($0.path, "\($0.text) is not an integer from \(Int64.min) to \(UInt64.max), as an integer field needs")
+            })
+        }
+        let first = problem(for: error)
+        guard let named = first.errors?.first, !every.isEmpty else { return first }
+        // Foundation's own first issue is in the answer whatever the second decoder says.
+        return Problems.invalid(every.contains { $0.field == named.field } ? every : [FieldIssue(named.field, named.message)] + every)
     }
 
     static func problem(for error: DecodingError) -> HTTPProblem {
@@ -98,8 +111,8 @@ enum JSONBody {
         switch type {
         case is String.Type: "a string"
         case is Bool.Type: "a boolean"
-        case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: "an integer"
-        case is Double.Type, is Float.Type: "a number"
+        case is any FixedWidthInteger.Type: "an integer"
+        case is any BinaryFloatingPoint.Type: "a number"
         case is [Any].Type: "an array"
         // A keyed container is asked for as a dictionary, which is a Collection too: it is an object.
         default: String(describing: type).hasPrefix("Dictionary") || !(type is any Collection.Type) ? "an object" : "an array"

@@ -121,22 +121,32 @@ public struct ForecastHistogramBin: Sendable, Equatable, Codable {
     }
 }
 
-/// What became of the fleet's pushes: shares of the pushes sent (after each device's install), and the delays of
+/// What became of the fleet's pushes (those sent after each device's install): `outcomes`, which exclude each other
+/// and add up to every push sent; `overlapping`, figures that overlap them, under their own names; and the delays of
 /// the delivered ones.
+///
+/// The flat shares (`deliveredAtOnce` … `pending`, `deferred`) are those of the first version of the result, kept for
+/// the clients that read them: each is the share of its tally in `outcomes` or `overlapping`. `deferred` overlaps
+/// the other five (`overlapping.deferredAtLeastOnce`): added to them, the six read as more than 1.
 public struct ForecastPushSummary: Sendable, Equatable, Codable {
     /// Pushes sent to installed devices, over the fleet.
     public var sent: Int
-    /// Delivered when received (woken, or to the app in the foreground).
+    /// The exclusive outcomes: counts adding up to `sent`, shares adding up to 1. nil only in a result stored by a
+    /// version before them.
+    public var outcomes: ForecastPushOutcomes?
+    /// Figures overlapping `outcomes` (nil as `outcomes` is).
+    public var overlapping: ForecastPushOverlaps?
+    /// `outcomes.deliveredAtOnce.share`.
     public var deliveredAtOnce: Double
-    /// First held by the power-aware policy (R30), whatever became of them.
+    /// `overlapping.deferredAtLeastOnce.share`: first held by the power-aware policy (R30), whatever became of them.
     public var deferred: Double
-    /// Delivered after a deferral (an opportunity, a condition change, the user's launch).
+    /// `outcomes.deliveredLater.share`.
     public var deliveredLater: Double
-    /// Replaced while deferred by a newer push (R30).
+    /// `outcomes.coalesced.share`.
     public var coalesced: Double
-    /// Never delivered (force quit, switch off, mode missing, expired, …).
+    /// `outcomes.dropped.share`.
     public var dropped: Double
-    /// Still deferred when the forecast ended.
+    /// `outcomes.pending.share`.
     public var pending: Double
     /// Seconds from sending to delivery, over the delivered pushes; nil when none was delivered.
     public var delaySeconds: ForecastPercentiles?
@@ -145,12 +155,20 @@ public struct ForecastPushSummary: Sendable, Equatable, Codable {
         let all = rows.compactMap(\.pushes)
         func total(_ value: (ForecastDevicePushes) -> Int) -> Int { all.reduce(0) { $0 + value($1) } }
         sent = total(\.sent)
-        deliveredAtOnce = ForecastNumbers.share(total(\.deliveredAtOnce), of: sent)
-        deferred = ForecastNumbers.share(total(\.deferred), of: sent)
-        deliveredLater = ForecastNumbers.share(total(\.deliveredLater), of: sent)
-        coalesced = ForecastNumbers.share(total(\.coalesced), of: sent)
-        dropped = ForecastNumbers.share(total(\.dropped), of: sent)
-        pending = ForecastNumbers.share(total(\.pending), of: sent)
+        var counts: [ForecastPushOutcome: Int] = [:]
+        for outcome in ForecastPushOutcome.allCases { counts[outcome] = total(outcome.count) }
+        let outcomes = ForecastPushOutcomes(counts: counts, sent: sent)
+        let overlapping = ForecastPushOverlaps(
+            deferred: total(\.deferred), delivered: outcomes.deliveredAtOnce.count + outcomes.deliveredLater.count,
+            sent: sent)
+        self.outcomes = outcomes
+        self.overlapping = overlapping
+        deliveredAtOnce = outcomes.deliveredAtOnce.share
+        deferred = overlapping.deferredAtLeastOnce.share
+        deliveredLater = outcomes.deliveredLater.share
+        coalesced = outcomes.coalesced.share
+        dropped = outcomes.dropped.share
+        pending = outcomes.pending.share
         let seconds = delays.sorted().map { Double($0) / 1000 }
         delaySeconds = seconds.isEmpty ? nil : ForecastPercentiles(sorted: seconds)
     }

@@ -54,18 +54,36 @@ enum ForecastSummary {
         return lines
     }
 
+    /// The exclusive outcomes in the order the result documents them.
+    static let pushOutcomes = ["deliveredAtOnce", "deliveredLater", "coalesced", "dropped", "pending"]
+
     static func pushLines(_ pushes: JSONValue) -> [String] {
-        var lines = ["pushes (\(pushes["sent"]?.intValue ?? 0) sent):"]
-        // The five outcomes exclude each other and add up to every push sent; `deferred` overlaps them (a deferred
-        // push was later delivered, coalesced, dropped or is pending), so it is said apart.
-        let outcomes = ["deliveredAtOnce", "deliveredLater", "coalesced", "dropped", "pending"]
-        lines.append("  outcomes: " + outcomes.map { "\($0) \(percent(pushes[$0]))" }.joined(separator: ", "))
-        lines.append("  first deferred by the power-aware policy (R30), whatever became of them: \(percent(pushes["deferred"]))")
+        let sent = pushes["sent"]?.intValue ?? 0
+        var lines = ["pushes (\(sent) sent):"]
+        if let outcomes = pushes["outcomes"], outcomes.objectValue != nil {
+            // The result's counts and shares as they are: the counts add up to `sent`, the shares (whole
+            // ten-thousandths) to 1, so the percentages, printed to 2 decimals, add up to 100.00 %.
+            lines.append("  outcomes (one per push, adding up to the \(sent) sent): "
+                + pushOutcomes.map { "\($0) \(tally(outcomes[$0]))" }.joined(separator: ", "))
+            let overlapping = pushes["overlapping"] ?? [:]
+            lines.append("  deferred at least once by the power-aware policy (R30), overlapping the outcomes: "
+                + tally(overlapping["deferredAtLeastOnce"]))
+        } else {
+            // A service before `outcomes`: its flat shares, of which `deferred` overlaps the other five.
+            lines.append("  outcomes: " + pushOutcomes.map { "\($0) \(percent(pushes[$0]))" }.joined(separator: ", "))
+            lines.append("  first deferred by the power-aware policy (R30), whatever became of them: \(percent(pushes["deferred"]))")
+        }
         if let delays = pushes["delaySeconds"], delays.objectValue != nil {
             lines.append("  delivery delay: p50 \(duration(delays["p50"])), p90 \(duration(delays["p90"])), "
                 + "p99 \(duration(delays["p99"]))")
         }
         return lines
+    }
+
+    /// `1234 (41.30 %)` from a `{count, share}` tally: the share to its 4 decimals, as a percentage.
+    static func tally(_ value: JSONValue?) -> String {
+        guard let count = value?["count"]?.intValue, let share = value?["share"]?.numberValue else { return "–" }
+        return "\(count) (" + String(format: "%.2f %%", share * 100) + ")"
     }
 
     /// `12.3 %` from a share 0–1.
