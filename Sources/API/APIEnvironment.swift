@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import HTTPServer
 import Service
 import Stores
 
@@ -31,6 +32,8 @@ public struct APIEnvironment: Sendable {
     public var shardId: String? = nil
     /// Moving tenants between shards (fence, export, import); nil: no such routes and no fence on writes.
     public var tenantMoves: TenantMoves? = nil
+    /// Writes the access log's lines in the service's own format (nil: through the request's logger).
+    public var accessLogWriter: (any AccessLogWriter)? = nil
     /// The last encoded body of each device read, reused while the device's stamp is equal (see ``EncodedBodyCache``).
     let deviceBodies = EncodedBodyCache<DeviceBody.Stamp>(limit: 4_096)
 

@@ -13,7 +13,7 @@ public enum APIRouter {
     ///   - openAPIDocument: the bytes of `openapi.yaml`, served at `/openapi.yaml`.
     public static func make(_ env: APIEnvironment, publicDirectory: String?, openAPIDocument: [UInt8]? = nil) -> Router {
         var router = Router()
-        router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: AccessLogMiddleware(writer: env.accessLogWriter))
         router.add(middleware: ProblemMiddleware())
 
         HealthRoutes.register(on: &router, env)

@@ -44,6 +44,10 @@ public struct HTTPRequestContext: Sendable {
         addedMetadata.add(key, value)
     }
 
+    /// The metadata ``logger`` carries for this request — its id, then the ``addLogMetadata(_:_:)`` pairs — without
+    /// making the logger.
+    public var logMetadata: [(key: String, value: String)] { [("request-id", requestId)] + addedMetadata.pairs }
+
     /// Whether the logger writes messages at `level`, without making it.
     public func logs(at level: Logger.Level) -> Bool { baseLogger.logLevel <= level }
 

@@ -97,6 +97,7 @@ struct ServiceProcess {
         heavyWork.start()
         environment.heavyWork = heavyWork
         environment.shardId = configuration.shardId
+        environment.accessLogWriter = ServiceAccessLogWriter(label: logger.label)
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)

@@ -136,3 +136,47 @@ struct MiddlewareAccessLogTests {
         #expect(AccessLogMiddleware.milliseconds(.zero) == "0.000")
     }
 }
+
+/// An `AccessLogWriter` keeping every line in memory.
+final class MemoryAccessLogWriter: AccessLogWriter, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [AccessLogLine] = []
+    func write(_ line: AccessLogLine) { lock.withLock { stored.append(line) } }
+    var lines: [AccessLogLine] { lock.withLock { stored } }
+}
+
+/// Issue 29: the access log's lines handed to the server's own writer say exactly what the `Logger` path says.
+@Suite struct AccessLogWriterTests {
+    @Test func aWritersLineCarriesTheLoggerPathsMessageAndEveryMetadataPairTheTenantIncluded() throws {
+        let store = MiddlewareMemoryLogHandler.Store()
+        let logger = Logger(label: "access") { _ in MiddlewareMemoryLogHandler(store: store) }
+        let writer = MemoryAccessLogWriter()
+        for middleware in [AccessLogMiddleware(), AccessLogMiddleware(writer: writer)] {
+            var router = Router()
+            router.add(middleware: middleware)
+            router.get("/v1/devices/{deviceId}") { _, context in
+                context.addLogMetadata("tenant", "ten_1")
+                return .text("hello")
+            }
+            let context = RouterTestSupport.context(logger: logger)
+            _ = try router.buildResponder().respond(
+                to: HTTPRequest(method: .get, target: "/v1/devices/d1?access_token=secret"), context: context)
+            _ = try? router.buildResponder().respond(to: HTTPRequest(method: .post, target: "/nowhere"), context: context)
+        }
+        let events = store.all, lines = writer.lines
+        try #require(events.count == 2 && lines.count == 2)
+        for (event, line) in zip(events, lines) {
+            #expect(line.message == event.message.description)
+            #expect(line.level == event.level)
+            var fromLine: [String: String] = [:]
+            for (key, value) in line.allMetadata { fromLine[key] = value }
+            var fromEvent = (event.metadata ?? [:]).mapValues(\.description)
+            // Durations differ between two runs: each is well formed, and the rest is equal.
+            #expect(fromLine.removeValue(forKey: "http.duration_ms")?.wholeMatch(of: /\d+\.\d{3}/) != nil)
+            #expect(fromEvent.removeValue(forKey: "http.duration_ms")?.wholeMatch(of: /\d+\.\d{3}/) != nil)
+            #expect(fromLine == fromEvent)
+        }
+        #expect(lines[0].target == "/v1/devices/d1?access_token=REDACTED" && lines[0].metadata.contains { $0 == ("tenant", "ten_1") })
+        #expect(lines[1].status == .notFound && lines[1].route == nil)
+    }
+}

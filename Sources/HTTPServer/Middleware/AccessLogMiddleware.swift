@@ -13,11 +13,17 @@ public struct AccessLogMiddleware: HTTPMiddleware {
     /// Query parameter names whose values never reach the log (`access_token`, which EventSource clients must
     /// send in the URL because they cannot set headers).
     public let redactedQueryNames: Set<String>
+    /// Writes the lines in the server's own format instead of through `context.logger` (nil: the logger).
+    public let writer: (any AccessLogWriter)?
 
-    /// A middleware logging at `level`, replacing the values of `redactedQueryNames` with `REDACTED`.
-    public init(level: Logger.Level = .info, redactedQueryNames: Set<String> = ["access_token"]) {
+    /// A middleware logging at `level`, replacing the values of `redactedQueryNames` with `REDACTED`, through
+    /// `writer` when given (a line formatted straight into bytes), else through the request's logger.
+    public init(
+        level: Logger.Level = .info, redactedQueryNames: Set<String> = ["access_token"], writer: (any AccessLogWriter)? = nil
+    ) {
         self.level = level
         self.redactedQueryNames = redactedQueryNames
+        self.writer = writer
     }
 
     /// `.passes`: logging needs no body, and an answer given before the body is logged like any other.
@@ -48,6 +54,12 @@ public struct AccessLogMiddleware: HTTPMiddleware {
     ) {
         guard context.logs(at: level) else { return }  // nothing to redact or time for a level that is off
         let target = Self.redact(request.target, names: redactedQueryNames)
+        if let writer {
+            writer.write(AccessLogLine(
+                level: level, method: request.method, target: target, status: status, bytes: bytes,
+                durationMilliseconds: Self.milliseconds(duration), route: context.route, metadata: context.logMetadata))
+            return
+        }
         context.logger.log(
             level: level, "\(request.method) \(target) \(status.code)",
             metadata: {

@@ -22,28 +22,22 @@ struct ServiceLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var line = LogTimestamp.now()
-        line.reserveCapacity(256)
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: event.level.rawValue.utf8)
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: label.utf8)
-        line.append(UInt8(ascii: ":"))
+        LogSink.shared.append(line(event, timestamp: LogTimestamp.now()), urgent: event.level >= .warning)
+    }
+
+    /// The bytes of `event`'s line: the handler's metadata, the provider's and the event's merged (the later
+    /// winning), sorted by key.
+    func line(_ event: LogEvent, timestamp: [UInt8]) -> [UInt8] {
+        var pairs: [(key: String, value: String)] = []
         let provided = metadataProvider?.get() ?? [:]
         if !metadata.isEmpty || !provided.isEmpty || event.metadata?.isEmpty == false {
             var merged = metadata
             if !provided.isEmpty { merged.merge(provided) { _, new in new } }
             if let extra = event.metadata { merged.merge(extra) { _, new in new } }
-            for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
-                line.append(UInt8(ascii: " "))
-                line.append(contentsOf: key.utf8)
-                line.append(UInt8(ascii: "="))
-                line.append(contentsOf: value.description.utf8)
-            }
+            pairs = merged.map { ($0.key, $0.value.description) }
         }
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: event.message.description.utf8)
-        line.append(UInt8(ascii: "\n"))
-        LogSink.shared.append(line, urgent: event.level >= .warning)
+        return LogLine.bytes(
+            timestamp: timestamp, level: event.level.rawValue, label: label, metadata: pairs,
+            message: event.message.description)
     }
 }
