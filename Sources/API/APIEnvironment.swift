@@ -31,6 +31,8 @@ public struct APIEnvironment: Sendable {
     public var shardId: String? = nil
     /// Moving tenants between shards (fence, export, import); nil: no such routes and no fence on writes.
     public var tenantMoves: TenantMoves? = nil
+    /// Whether Litestream replicates this instance's database (`serve --replicated`): `/healthz` says so.
+    public var replicated = false
     /// The last encoded body of each device read, reused while the device's stamp is equal (see ``EncodedBodyCache``).
     let deviceBodies = EncodedBodyCache<DeviceBody.Stamp>(limit: 4_096)
 
