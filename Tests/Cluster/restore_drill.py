@@ -316,7 +316,7 @@ def main() -> int:
             shutil.rmtree(work, ignore_errors=True)
     failed = sum(1 for ok, _ in drill.results if not ok)
     passed = len(drill.results) - failed
-    print(f"restore drill: {passed} passed, {failed} failed")
+    print(f"restore-drill: {passed} passed, {failed} failed")
     return 1 if failed or not drill.results else 0
 
 
