@@ -34,6 +34,8 @@ public struct APIEnvironment: Sendable {
     public var tenantMoves: TenantMoves? = nil
     /// Writes the access log's lines in the service's own format (nil: through the request's logger).
     public var accessLogWriter: (any AccessLogWriter)? = nil
+    /// Whether Litestream replicates this instance's database (`serve --replicated`): `/healthz` says so.
+    public var replicated = false
     /// The last encoded body of each device read, reused while the device's stamp is equal (see ``EncodedBodyCache``).
     let deviceBodies = EncodedBodyCache<DeviceBody.Stamp>(limit: 4_096)
 

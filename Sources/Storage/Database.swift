@@ -40,27 +40,41 @@ public final class Database: @unchecked Sendable {
     private let readerCount: Int
 
     /// Opens (creating it if missing) the database at `path`, with `readerCount` read-only connections besides
-    /// the writer. Runs no migration: see ``openDatabase(path:readerCount:migrator:)``.
-    public convenience init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000) throws {
+    /// the writer, its WAL checkpointed as `checkpointing` says. Runs no migration: see
+    /// ``openDatabase(path:readerCount:checkpointing:migrator:)``.
+    public convenience init(
+        path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000, checkpointing: CheckpointPolicy = .own
+    ) throws {
         try self.init(
             path: path, readerCount: readerCount, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-            groupCommit: GroupCommit.Settings())
+            groupCommit: GroupCommit.Settings(), checkpointing: checkpointing)
     }
 
-    /// As the public initializer, with how grouped writes gather (tests shorten or lengthen the wait).
-    init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000, groupCommit: GroupCommit.Settings) throws {
+    /// As the public initializer, with how grouped writes gather (tests shorten or lengthen the wait), and the
+    /// checkpointer's limits (tests shorten them).
+    init(
+        path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5000, groupCommit: GroupCommit.Settings,
+        checkpointing: CheckpointPolicy = .own, checkpointLimits: WALCheckpointer.Limits = WALCheckpointer.Limits()
+    ) throws {
         self.path = path
         self.groupCommit = GroupCommit(groupCommit)
         writer = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        isFirstStart = try writer.scalar("SELECT count(*) FROM sqlite_master", as: Int.self) == 0
+        // Litestream's own tables (`_litestream_seq`, `_litestream_lock`) do not make a database bgemu's.
+        isFirstStart = try writer.scalar(
+            #"SELECT count(*) FROM sqlite_master WHERE name NOT LIKE '\_litestream\_%' ESCAPE '\'"#, as: Int.self) == 0
         let inMemory = path == ":memory:" || path.isEmpty
         self.readerCount = inMemory ? 0 : max(0, readerCount)
         idleReaders = try (0..<self.readerCount).map { _ in
             try SQLiteConnection(path: path, readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         readerSlots = DispatchSemaphore(value: self.readerCount)
-        checkpointer = inMemory ? nil : WALCheckpointer(path: path)
+        checkpointer = inMemory ? nil : WALCheckpointer(path: path, limits: checkpointLimits, policy: checkpointing)
         if let checkpointer { writer.checkpoint(by: checkpointer) }
+        if checkpointing == .replicated, !inMemory {
+            // The WAL a stopped service leaves is Litestream's to copy (see CheckpointPolicy).
+            try writer.disableCheckpointOnClose()
+            for reader in idleReaders { try reader.disableCheckpointOnClose() }
+        }
     }
 
     deinit { checkpointer?.stop() }
@@ -179,7 +193,8 @@ public final class Database: @unchecked Sendable {
     /// `SQLITE_MISUSE` (and ``ping()`` answers false). Closing also happens when the object is released.
     ///
     /// The writer closes last: the last connection to close checkpoints the WAL into the database file and
-    /// removes it, which a read-only reader cannot do.
+    /// removes it, which a read-only reader cannot do (except under ``CheckpointPolicy/replicated``, where the WAL
+    /// is left to Litestream).
     public func close() {
         checkpointer?.stop()
         for _ in 0..<readerCount { readerSlots.wait() }

@@ -91,6 +91,16 @@ public final class SQLiteConnection {
         }
     }
 
+    /// Makes ``close()`` leave the WAL as it is when this is the last connection to the file, instead of
+    /// checkpointing it into the database file and removing it (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`).
+    func disableCheckpointOnClose() throws {
+        let handle = try openHandle()
+        let code = bgemu_sqlite3_no_checkpoint_on_close(handle)
+        guard code == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: code, message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
     /// Finalises the cached statements and closes the connection; any later use throws `SQLITE_MISUSE`.
     public func close() {
         statementCache.removeAll()

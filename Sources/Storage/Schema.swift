@@ -189,13 +189,14 @@ extension DatabaseMigrator {
 }
 
 /// Opens the database at `path` (creating the file if missing), brings its schema up to date with `migrator`,
-/// and returns it. ``Database/isFirstStart`` tells whether the database was new.
+/// and returns it. ``Database/isFirstStart`` tells whether the database was new; `checkpointing` says who
+/// checkpoints its WAL (``CheckpointPolicy/replicated`` when Litestream replicates it).
 ///
 /// Throws ``DatabaseMigrator/Failure/unknownMigrations(_:)`` when the file was written by a newer bgemu.
 public func openDatabase(
-    path: String, readerCount: Int = 2, migrator: DatabaseMigrator = .bgemu
+    path: String, readerCount: Int = 2, checkpointing: CheckpointPolicy = .own, migrator: DatabaseMigrator = .bgemu
 ) throws -> Database {
-    let database = try Database(path: path, readerCount: readerCount)
+    let database = try Database(path: path, readerCount: readerCount, checkpointing: checkpointing)
     try migrator.migrate(database)
     // The writer keeps its temporary files in memory: a multi-row insert of events (see `EventRows`) keeps a
     // statement journal, which SQLite otherwise spills to a temporary file past 64 KiB, a write system call per

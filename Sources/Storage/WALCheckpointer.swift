@@ -22,6 +22,9 @@ import Synchronization
 ///
 /// Should the WAL reach ``Limits/hardLimit`` pages (a flood of writes, readers keeping old pages in use, the queue
 /// stalled), the writer checkpoints itself inline, as SQLite would have.
+///
+/// Under ``CheckpointPolicy/replicated`` (Litestream's checkpoints) it asks for none: only the inline one past the
+/// hard limit is left, PASSIVE as every checkpoint here.
 final class WALCheckpointer: Sendable {
     /// When checkpoints are asked for, in WAL pages.
     struct Limits: Sendable {
@@ -44,6 +47,8 @@ final class WALCheckpointer: Sendable {
     }
 
     let limits: Limits
+    /// Whether bgemu checkpoints from its queue (``CheckpointPolicy/own``) or only past the hard limit.
+    let policy: CheckpointPolicy
     private let path: String
     private let queue = DispatchQueue(label: "bgemu.wal-checkpointer")
     /// Whether a checkpoint is queued and not started yet.
@@ -52,17 +57,21 @@ final class WALCheckpointer: Sendable {
     private let askedAt = Atomic<Int32>(0)
     /// The queue's connection, opened at the first checkpoint; nil once stopped.
     private let connection = Mutex<(SQLiteConnection?, stopped: Bool)>((nil, false))
-    /// Checkpoints run (tests, metrics).
+    /// Checkpoints run from the queue (tests, metrics).
     let runs = Atomic<Int>(0)
+    /// Checkpoints the writer ran inline, past the hard limit (tests, metrics).
+    let inlineRuns = Atomic<Int>(0)
 
-    init(path: String, limits: Limits = Limits()) {
+    init(path: String, limits: Limits = Limits(), policy: CheckpointPolicy = .own) {
         precondition(0 < limits.threshold && limits.threshold <= limits.restartLength && limits.restartLength <= limits.hardLimit)
         self.path = path
         self.limits = limits
+        self.policy = policy
     }
 
     /// Called by the writer's WAL hook after a commit, with the WAL's length in pages.
     func walGrew(to pages: Int32) {
+        guard policy == .own else { return }  // Litestream's checkpoints, not ours
         var asked = askedAt.load(ordering: .relaxed)
         let asks = limits.asks(at: pages, askedAt: &asked)
         askedAt.store(asked, ordering: .relaxed)
@@ -109,7 +118,9 @@ extension SQLiteConnection {
             guard let context else { return SQLITE_OK }
             let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue()
             if pages >= checkpointer.limits.hardLimit {
+                // PASSIVE: never waits, for this process's readers or Litestream's read lock (see CheckpointPolicy).
                 sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                checkpointer.inlineRuns.add(1, ordering: .relaxed)
             } else {
                 checkpointer.walGrew(to: pages)
             }

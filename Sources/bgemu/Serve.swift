@@ -88,6 +88,9 @@ struct Serve: ParsableCommand {
     @Option(help: "This instance's id as one shard of several (1–64 letters, digits, '.', '_', '-'): every answer carries it in Bgemu-Shard, and /healthz says it (env BGEMU_SHARD_ID). [default: none]")
     var shardId: String?
 
+    @Flag(help: "Litestream replicates the database: bgemu leaves the WAL's checkpoints to it (PASSIVE only, and only past the WAL's hard limit; none on close), and /healthz says replicated (env BGEMU_REPLICATED=1). [default: off]")
+    var replicated = false
+
     @Option(help: "KiB an event stream may have written and not yet sent to its client; past it the stream catches up from the event log at the client's pace (env BGEMU_MAX_STREAM_BACKLOG). [default: 64]")
     var maxStreamBacklog: Int?
 
@@ -157,6 +160,7 @@ struct Serve: ParsableCommand {
         configured.metricsPort = try Self.number(metricsPort, "BGEMU_METRICS_PORT", option: "metrics-port", in: 0...65_535)
         configured.loopPlacement = try Self.placement(loopPlacement, "BGEMU_LOOP_PLACEMENT") ?? .perProcessor
         configured.shardId = try Self.shard(shardId ?? ProcessInfo.processInfo.environment["BGEMU_SHARD_ID"])
+        configured.replicated = try replicated || Self.switchedOn("BGEMU_REPLICATED")
         try ServiceProcess(configuration: configured).run()
     }
 
@@ -192,6 +196,16 @@ struct Serve: ParsableCommand {
             throw ValidationError("\(variable) must be from \(range.lowerBound) to \(range.upperBound), not \"\(text)\".")
         }
         return value
+    }
+
+    /// Whether a switch's environment variable turns it on: `1` or `true` on, `0`, `false` or empty off; anything
+    /// else is a usage error that names it.
+    static func switchedOn(_ variable: String) throws -> Bool {
+        switch ProcessInfo.processInfo.environment[variable]?.lowercased() {
+        case nil, "", "0", "false": return false
+        case "1", "true": return true
+        case let text?: throw ValidationError("\(variable) must be 1, true, 0 or false, not \"\(text)\".")
+        }
     }
 
     /// A shard id, or nil for none; anything but 1–64 of `A–Z a–z 0–9 . _ -` is a usage error.

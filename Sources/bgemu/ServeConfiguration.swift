@@ -50,6 +50,8 @@ struct ServeConfiguration {
     var metricsPort: Int? = nil
     /// This instance's id as a shard (every answer's `Bgemu-Shard`, and `/healthz`); nil: not a shard.
     var shardId: String? = nil
+    /// Whether Litestream replicates the database, and so does its WAL's checkpoints (`CheckpointPolicy.replicated`).
+    var replicated = false
     /// Where the event loops run (``LoopPlacement``).
     var loopPlacement: LoopPlacement = .perProcessor
     /// Bytes an event stream may have written and not yet sent before its client counts as fallen behind.

@@ -22,7 +22,9 @@ struct ServiceProcess {
 
         // Readers for the event hub's replay workers (2) and as many again for everything else: a tenant whose
         // streams catch up from the log without pause must not take every reader from the others' requests.
-        let database = try Storage.openDatabase(path: configuration.database, readerCount: 4)
+        // Replicated by Litestream: its checkpoints, not ours (see CheckpointPolicy).
+        let database = try Storage.openDatabase(
+            path: configuration.database, readerCount: 4, checkpointing: configuration.replicated ? .replicated : .own)
         let metrics = PrometheusMetrics()
         database.observeCommits { metrics.commitFinished(after: $0) }
         let tenants = SQLiteTenantStore(database: database)
@@ -98,6 +100,7 @@ struct ServiceProcess {
         environment.heavyWork = heavyWork
         environment.shardId = configuration.shardId
         environment.accessLogWriter = ServiceAccessLogWriter(label: logger.label)
+        environment.replicated = configuration.replicated
         let realtime = RealtimeClockDriver(devices: devices, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
@@ -151,7 +154,8 @@ struct ServiceProcess {
         let bound = server.boundProcessors
         let loops = "\(serverConfiguration.eventLoopCount) event loop\(serverConfiguration.eventLoopCount == 1 ? "" : "s")"
             + (bound.isEmpty ? "" : " bound to processors \(bound.map(String.init).joined(separator: ","))")
-        logger.notice("bgemu listening on http://\(configuration.host):\(server.localPort) (database \(configuration.database); \(loops))")
+        let replication = configuration.replicated ? ", replicated: checkpoints left to Litestream" : ""
+        logger.notice("bgemu listening on http://\(configuration.host):\(server.localPort) (database \(configuration.database)\(replication); \(loops))")
 
         TerminationSignals.wait { _ in
             logger.notice("Shutting down")
@@ -167,7 +171,8 @@ struct ServiceProcess {
         realtime.stop()
         forecasts.stop()
         // The last connection closed checkpoints the WAL into the database file and removes it: a stopped
-        // service's volume holds one whole file, which is what an operator copies or backs up.
+        // service's volume holds one whole file, which is what an operator copies or backs up (replicated: the
+        // WAL stays, for Litestream to copy).
         database.close()
         logger.notice("Stopped")
     }

@@ -7,10 +7,14 @@ enum HealthRoutes {
     static let readyBody = Array(#"{"status":"ready"}"#.utf8)
 
     static func register(on router: inout Router, _ env: APIEnvironment) {
-        // A shard says which it is: `{"shard":"s1","status":"ok"}` (keys sorted, as every answer).
-        let health = env.shardId.map { shard in
-            Array("{\"shard\":".utf8) + Array((try? JSONEncoder().encode(shard)) ?? Data("null".utf8)) + Array(#","status":"ok"}"#.utf8)
-        } ?? okBody
+        // A shard says which it is, and a replicated instance so: `{"replicated":true,"shard":"s1","status":"ok"}`
+        // (keys sorted, as every answer).
+        var fields: [String] = []
+        if env.replicated { fields.append(#""replicated":true"#) }
+        if let shard = env.shardId {
+            fields.append("\"shard\":" + (String(data: (try? JSONEncoder().encode(shard)) ?? Data(), encoding: .utf8) ?? "null"))
+        }
+        let health = fields.isEmpty ? okBody : Array(("{" + (fields + [#""status":"ok""#]).joined(separator: ",") + "}").utf8)
         router.get("/healthz") { _, _ in
             HTTPResponse(contentType: "application/json", bytes: health, headers: ["Cache-Control": "no-store"])
         }
