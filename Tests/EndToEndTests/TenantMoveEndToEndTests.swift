@@ -69,7 +69,19 @@ import Testing
             }
         }
         writer.start()
-        while load.acknowledged.count < 20 { usleep(10_000) }
+        // Waits on the writer's progress (with a deadline, so that a writer that cannot write fails the test, not
+        // hangs it).
+        func waitFor(_ what: String, _ condition: () -> Bool) throws {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !condition() {
+                guard ContinuousClock.now < deadline else {
+                    load.stopped = true
+                    throw WaitTimedOut(what: what)
+                }
+                usleep(10_000)
+            }
+        }
+        try waitFor("20 writes before the move") { load.acknowledged.count >= 20 }
 
         let mapFile = source.directory.appendingPathComponent("tenants.map").path
         try "ten_other s1\n\(tenantId) s1\n".write(toFile: mapFile, atomically: true, encoding: .utf8)
@@ -81,9 +93,9 @@ import Testing
         #expect(move.lines == ["\(tenantId) s2"])
         load.port = target.port
         let afterMove = load.acknowledged.count
-        while load.acknowledged.count < afterMove + 10 { usleep(10_000) }
+        try waitFor("10 writes on the target after the move") { load.acknowledged.count >= afterMove + 10 }
         load.stopped = true
-        while writer.isExecuting { usleep(10_000) }
+        try waitFor("the writer to stop") { !writer.isExecuting }
 
         #expect(try String(contentsOfFile: mapFile, encoding: .utf8) == "ten_other s1\n\(tenantId) s2\n")
         // Every acknowledged write is on the target, and the key works there.
@@ -143,4 +155,10 @@ final class WriteLoad: Sendable {
     var refusals: Int { state.withLock { $0.refusals } }
     func acknowledge(_ id: String) { state.withLock { $0.acknowledged.append(id) } }
     func refused() { state.withLock { $0.refusals += 1 } }
+}
+
+/// A condition a test waited on did not come within its deadline.
+private struct WaitTimedOut: Error, CustomStringConvertible {
+    var what: String
+    var description: String { "timed out waiting for \(what)" }
 }

@@ -97,7 +97,7 @@ import Testing
         try withDatabase { database throws in
             #expect(try DatabaseMigrator.bgemu.appliedMigrations(database) == [
                 "001_tenants", "002_devices", "003_events", "004_events_by_run", "005_idempotency", "006_event_retention",
-                "007_forecasts", "008_event_counts",
+                "007_forecasts", "008_event_counts", "009_tenant_moves",
             ])
             let tables = try database.read { db throws in
                 try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
@@ -106,7 +106,7 @@ import Testing
             }
             #expect(Set(tables).isSuperset(of: [
                 "api_keys", "devices", "event_counts", "event_watermarks", "events", "forecasts", "idempotency",
-                "schema_migrations", "settings", "tenant_event_watermarks", "tenants",
+                "schema_migrations", "settings", "tenant_event_watermarks", "tenants", "event_id_moves", "tenant_fences",
             ]))
             #expect(!tables.contains("event_retention"))  // replaced by 008
             // The retention's tables are their primary key alone: no rowid B-tree beside it.
