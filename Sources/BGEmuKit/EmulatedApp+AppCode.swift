@@ -15,6 +15,10 @@ extension EmulatedApp {
     }
 
     func submit(_ request: BGTaskRequest) throws {
+        try appCall { try sendSubmit(request) }
+    }
+
+    private func sendSubmit(_ request: BGTaskRequest) throws {
         try launchIfPending()
         let wallNow = Date()
         let virtualNow = try service.clockNow()
@@ -114,12 +118,25 @@ extension EmulatedApp {
     @discardableResult
     func attempt<T>(_ call: () throws -> T) -> T? {
         do {
-            return try call()
+            return try appCall(call)
         } catch is ServiceProblem {
             return nil
         } catch {
             device.keepFailure(error)
             return nil
         }
+    }
+
+    /// Runs a call of the app's code to the service, counted while it is under way: a completion called outside a
+    /// turn is not sent meanwhile (``sendOutsideReleases()``).
+    func appCall<T>(_ call: () throws -> T) rethrows -> T {
+        lock.withLock { callsInFlight += 1 }
+        defer {
+            lock.withLock {
+                callsInFlight -= 1
+                lastCallEnded = .now
+            }
+        }
+        return try call()
     }
 }

@@ -62,16 +62,33 @@ extension EmulatedApp {
         }
     }
 
-    /// How long a completion called outside a turn waits before it is sent.
+    /// How long a completion called outside a turn waits before it is sent, and how long the app's calls of the
+    /// service must have been quiet by then.
     static let deferral = Duration.milliseconds(10)
+    /// At most this many more waits of ``deferral`` for the app's calls to end (2 s): code that keeps calling must
+    /// not hold its completion forever.
+    static let maximumOutsideWaits = 200
 
     /// Sends the completions called outside a turn, in order; into the current turn's when one has opened since.
+    /// While a call of the app's code is under way (the `submit` on the line after `setTaskCompleted`, say, which
+    /// on a loaded machine can take longer than ``deferral`` to be answered) or ended less than ``deferral`` ago,
+    /// it waits again: the code that completed has not returned yet, and iOS would not have suspended it.
     func sendOutsideReleases() {
-        let due = lock.withLock { () -> [() -> Void] in
+        let (due, waitAgain) = lock.withLock { () -> ([() -> Void], Bool) in
+            let busy = callsInFlight > 0 || lastCallEnded.map { ContinuousClock.now - $0 < Self.deferral } == true
+            if busy, outsideWaits < Self.maximumOutsideWaits, !outsideReleases.isEmpty, turnDepth == 0 {
+                outsideWaits += 1
+                return ([], true)
+            }
+            outsideWaits = 0
             defer { outsideReleases = [] }
-            guard turnDepth > 0 else { return outsideReleases }
+            guard turnDepth > 0 else { return (outsideReleases, false) }
             releases.append(contentsOf: outsideReleases)
-            return []
+            return ([], false)
+        }
+        if waitAgain {
+            RealTimeSleep.onMainQueue(after: Self.deferral) { [self] in sendOutsideReleases() }
+            return
         }
         due.forEach { $0() }
     }

@@ -41,6 +41,11 @@ public final class EmulatedApp: @unchecked Sendable {
     var releases: [() -> Void] = []
     /// Completions called outside a turn, sent once the code that called them has returned.
     var outsideReleases: [() -> Void] = []
+    /// How many times the sending of `outsideReleases` waited again for the app's calls to end.
+    var outsideWaits = 0
+    /// The app code's calls of the service under way now (``attempt(_:)``), and when the last one ended.
+    var callsInFlight = 0
+    var lastCallEnded: ContinuousClock.Instant?
     /// What of the app's code is still at work, for co-simulated time.
     let busy = BusyLedger()
     /// Set when the delegate's default implementation, not the app's code, received a run's completion handler.

@@ -41,6 +41,44 @@ import Testing
         #expect(pending == [HarnessFixture.refresh])
     }
 
+    /// A completion from a `Task` after `async` work (outside any turn), then a `submit` that the service is slow to
+    /// take: the completion waits for the submit's answer, so the app is still running when the service takes it.
+    @Test func R23_aSlowSubmitAfterACompletionInATaskIsTakenBeforeTheCompletionSuspendsTheApp() async throws {
+        let fixture = try await HarnessFixture()
+        fixture.service.submitLatency = 0.05  // five times the completion's deferral
+        let thrown = Recorder<String>()
+        let done = Recorder<Bool>()
+        let app = fixture.app
+        try await runRefresh(fixture) { task in
+            Task.detached {
+                try? await Task.sleep(for: .milliseconds(20))  // the network answer
+                app.bind {  // the suite's tests drive devices at once: this code says whose it is
+                    task.setTaskCompleted(success: true)
+                    do {
+                        try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: HarnessFixture.refresh))
+                    } catch {
+                        thrown.append("\(error)")
+                    }
+                }
+                done.append(true)
+            }
+        }
+        try await fixture.device.settle()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while done.all.isEmpty || !fixture.service.calls.contains(.complete("run_1", .success(true))) {
+            guard ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(thrown.all.isEmpty)
+        let sent = fixture.service.calls.filter {
+            switch $0 {
+            case .submit, .complete: true
+            default: false
+            }
+        }
+        #expect(sent == [.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true))])
+    }
+
     @Test func R23_theAppIsSuspendedOnceTheHandlerHasReturnedNotInsideSetTaskCompleted() async throws {
         let fixture = try await HarnessFixture()
         let bundleId = fixture.app.bundleId

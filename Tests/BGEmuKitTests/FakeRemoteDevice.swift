@@ -36,6 +36,8 @@ final class FakeRemoteDevice: RemoteDevice, @unchecked Sendable {
     var timed: [(at: Date, events: [(String, String?, [String: JSONValue])])] = []
     /// A submit refusal to answer: status and code.
     var refusal: (Int, String)?
+    /// Seconds each `submit` takes before the fake looks at it (nil: none).
+    var submitLatency: Double?
 
     var calls: [Call] { lock.withLock { recorded } }
     /// The app's state on the device now (`notRunning` before its first launch).
@@ -168,6 +170,8 @@ final class FakeRemoteDevice: RemoteDevice, @unchecked Sendable {
     }
 
     func submit(_ bundleId: String, _ request: TaskRequestBody) throws {
+        // A service slow to take the submit (a loaded machine): it sees the app's state when it gets to it.
+        if let latency = lock.withLock({ submitLatency }) { Thread.sleep(forTimeInterval: latency) }
         try requireRunning(bundleId)
         record(.submit(request))
         if let (status, code) = refusal { throw ServiceProblem(status: status, code: code, detail: "refused") }
