@@ -587,7 +587,16 @@ end
            about="wrk: committed writes at 64 connections, POST /v1/devices and POST …/clock/advance on 64 devices "
                  "(each answered only once committed)")
 def bench_bgemu_writes(ctx: Context, server: Server) -> list[Result]:
-    script = ctx.tmp / "writes.lua"
+    results = writes_series(ctx, server, "bgemu-writes", "")
+    for result in results:
+        if result.requests_per_second is not None:
+            ctx.figures[result.target] = result.requests_per_second
+    return results
+
+
+def writes_series(ctx: Context, server: Server, benchmark: str, suffix: str) -> list[Result]:
+    """POST /v1/devices, then POST …/clock/advance spread over 64 devices made first, each at 64 connections."""
+    script = ctx.tmp / f"{benchmark}.lua"
     script.write_text(_WRITES_WRK_SCRIPT)
     key = server.info["api_key"]
     client = KeepAliveClient(server.port, key)
@@ -595,13 +604,10 @@ def bench_bgemu_writes(ctx: Context, server: Server) -> list[Result]:
         devices = [client.call("POST", "/v1/devices", {"name": f"writes-{i}"})["id"] for i in range(64)]
     finally:
         client.close()
-    results = wrk_series(ctx, server, "bgemu-writes", "bgemu POST /v1/devices", "/v1/devices",
+    results = wrk_series(ctx, server, benchmark, f"bgemu POST /v1/devices{suffix}", "/v1/devices",
                          script=[str(script), key], connection_counts=(64,))
-    results += wrk_series(ctx, server, "bgemu-writes", "bgemu POST clock/advance", "/",
+    results += wrk_series(ctx, server, benchmark, f"bgemu POST clock/advance{suffix}", "/",
                           script=[str(script), key, *devices], connection_counts=(64,))
-    for result in results:
-        if result.requests_per_second is not None:
-            ctx.figures[result.target] = result.requests_per_second
     return results
 
 
@@ -612,18 +618,7 @@ WRITE_P99_TARGET_MS = 10.0  # issue 29: committed writes at 64 connections, the 
            about="wrk: the committed writes of bgemu-writes against a server at the default --log-level info "
                  f"(target: p99 <= {WRITE_P99_TARGET_MS:g} ms at 64 connections)")
 def bench_bgemu_writes_default_log(ctx: Context, server: Server) -> list[Result]:
-    script = ctx.tmp / "writes-default-log.lua"
-    script.write_text(_WRITES_WRK_SCRIPT)
-    key = server.info["api_key"]
-    client = KeepAliveClient(server.port, key)
-    try:
-        devices = [client.call("POST", "/v1/devices", {"name": f"writes-{i}"})["id"] for i in range(64)]
-    finally:
-        client.close()
-    results = wrk_series(ctx, server, "bgemu-writes-default-log", "bgemu POST /v1/devices (info)", "/v1/devices",
-                         script=[str(script), key], connection_counts=(64,))
-    results += wrk_series(ctx, server, "bgemu-writes-default-log", "bgemu POST clock/advance (info)", "/",
-                          script=[str(script), key, *devices], connection_counts=(64,))
+    results = writes_series(ctx, server, "bgemu-writes-default-log", " (info)")
     for result in results:
         if result.p99_ms is not None:
             met = result.p99_ms <= WRITE_P99_TARGET_MS
