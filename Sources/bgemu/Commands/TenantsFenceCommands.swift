@@ -21,10 +21,8 @@ struct TenantsFenceCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try CommandFailure.reporting(hints: AdminOptions.hints) {
-            let service = try admin.client()
-            let answer = try service.fenceTenant(try service.tenantId(tenant))
-            Terminal.line(json ? answer.text : "Fenced tenant \(answer["tenantId"]?.stringValue ?? tenant): its writes are refused.")
+        try TenantFenceChange.run(tenant, admin, json: json, done: "Fenced", after: "its writes are refused") {
+            try $0.fenceTenant($1)
         }
     }
 }
@@ -44,10 +42,22 @@ struct TenantsUnfenceCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try TenantFenceChange.run(tenant, admin, json: json, done: "Unfenced", after: "its writes are taken") {
+            try $0.unfenceTenant($1)
+        }
+    }
+}
+
+/// What `fence` and `unfence` share: the tenant named or identified, the change made, its answer printed.
+enum TenantFenceChange {
+    static func run(
+        _ tenant: String, _ admin: AdminOptions, json: Bool, done: String, after: String,
+        _ change: (APIClient, String) throws -> JSONValue
+    ) throws {
         try CommandFailure.reporting(hints: AdminOptions.hints) {
             let service = try admin.client()
-            let answer = try service.unfenceTenant(try service.tenantId(tenant))
-            Terminal.line(json ? answer.text : "Unfenced tenant \(answer["tenantId"]?.stringValue ?? tenant): its writes are taken.")
+            let answer = try change(service, try service.tenantId(tenant))
+            Terminal.line(json ? answer.text : "\(done) tenant \(answer["tenantId"]?.stringValue ?? tenant): \(after).")
         }
     }
 }
