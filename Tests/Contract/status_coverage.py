@@ -368,8 +368,15 @@ case("GET /v1/admin/tenants/{tenantId}", 200)(lambda w: Req("GET", f"/v1/admin/t
 case("DELETE /v1/admin/tenants/{tenantId}", 204)(lambda w: Req("DELETE", f"/v1/admin/tenants/{w.tenant()}", auth="admin"))
 case("PUT /v1/admin/tenants/{tenantId}/fence", 200)(
     lambda w: Req("PUT", f"/v1/admin/tenants/{w.tenant()}/fence", auth="admin"))
+def fenced_tenant(w: World) -> str:
+    """A new tenant, fenced: lifting its fence is a write (the stored fence deleted)."""
+    tenant = w.tenant()
+    w.main.ok("PUT", f"/v1/admin/tenants/{tenant}/fence", auth="admin")
+    return tenant
+
+
 case("DELETE /v1/admin/tenants/{tenantId}/fence", 200)(
-    lambda w: Req("DELETE", f"/v1/admin/tenants/{w.tenant()}/fence", auth="admin"))
+    lambda w: Req("DELETE", f"/v1/admin/tenants/{fenced_tenant(w)}/fence", auth="admin"))
 case("GET /v1/admin/tenants/{tenantId}/export", 200)(
     lambda w: Req("GET", f"/v1/admin/tenants/{w.tenant()}/export", auth="admin"))
 
