@@ -34,6 +34,8 @@ struct TenantFenceMiddleware: HTTPMiddleware {
         case .get, .head, .options: return .passes
         default: break
         }
+        // No fence anywhere (the common case): no second lookup of the key on every write's head.
+        guard fences.anyFenced else { return .passes }
         guard let token = AuthMiddleware.token(in: head), let tenant = try? credentials.tenant(forKey: token) else {
             return .passes  // the authentication outside answers it, or judges it with the body
         }

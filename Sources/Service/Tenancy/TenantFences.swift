@@ -63,6 +63,14 @@ public final class TenantFences: @unchecked Sendable {
         return fenced.contains(tenantId)
     }
 
+    /// Whether any tenant is fenced: when none is (all but the moment of a move), a write's head needs no lookup of
+    /// its tenant to be judged.
+    public var anyFenced: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !fenced.isEmpty
+    }
+
     /// The tenant's writes in flight.
     public func writesInFlight(_ tenantId: String) -> Int {
         condition.lock()
