@@ -207,6 +207,14 @@ public final class DeviceService: Sendable {
         _ = try perform(id, tenantId: tenantId) { _ in () }
     }
 
+    /// Hands the tenant's realtime devices to the realtime driver: after an import (a tenant moved here), whose
+    /// devices were committed by another shard's service, so that no commit of this one announced them.
+    public func announceRealtimeDevices(tenantId: String) throws {
+        for device in try store.realtimeDevices() where device.tenantId == tenantId {
+            notifyIfRealtime(device)
+        }
+    }
+
     /// Stores the device and its new events in one transaction; answers them as recorded.
     private func commit(_ engine: DeviceEngine) throws -> [RecordedEvent] {
         guard let recorded = try store.update(engine.device, appending: engine.events, recordedAt: wallClock()) else {

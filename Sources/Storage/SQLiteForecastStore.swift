@@ -138,7 +138,7 @@ public struct SQLiteForecastStore: ForecastStore {
     }
 
     /// JSON with sorted keys, as the API writes it.
-    private static func json<T: Encodable>(_ value: T) throws -> String {
+    static func json<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try CompactJSONEncoder(escapesSlashes: false).encode(value), as: UTF8.self)
     }
 }

@@ -45,7 +45,7 @@ public struct SQLiteTenantMoveStore: TenantMoveStore {
 
     public func importTenant(_ document: TenantExport) throws -> ImportedTenant {
         try StoreFailure.mapping {
-            try database.write { db in try TenantImport(document: document, db: db).run() }
+            try database.write { db in try TenantImport(document: document, importedAt: wallClock(), db: db).run() }
         }
     }
 

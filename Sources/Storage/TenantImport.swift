@@ -1,9 +1,13 @@
 // One tenant's import: checks, renumbering of its event ids, and every row inserted inside the caller's write.
+import Emulation
+import Foundation
 import Stores
 
 /// The import of one ``TenantExport`` inside a write transaction (``SQLiteTenantMoveStore/importTenant(_:)``).
 struct TenantImport {
     let document: TenantExport
+    /// The wall time of the import (a forecast it ends is finished then).
+    let importedAt: Date
     let db: SQLiteConnection
 
     func run() throws -> ImportedTenant {
@@ -45,6 +49,11 @@ struct TenantImport {
             }
             counts[moved.name] = table.rows.count
         }
+        // A forecast that was running on the source is not carried over: its run stays there and ends with the
+        // tenant's deletion, so here it is failed, as a restart fails one (the client creates it again).
+        try db.execute(
+            "UPDATE forecasts SET state = 'failed', error = ?, finished_at = ? WHERE tenant_id = ? AND state = 'running'",
+            [try SQLiteForecastStore.json(ForecastFailure.tenantMoved), StorageDate.text(importedAt), document.tenantId])
         // This move's generation of the id map, then the log's sequence past every id the import took.
         for run in runs {
             try db.execute(

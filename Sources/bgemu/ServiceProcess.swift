@@ -89,6 +89,10 @@ struct ServiceProcess {
             imported: { [credentials = environment.credentials] imported in
                 if let ids = imported.eventIds { hub.skipImported(ids) }
                 credentials.invalidate()
+                // Its realtime clocks move from now on, as the source's did (else only after this shard's restart).
+                do { try devices.announceRealtimeDevices(tenantId: imported.tenantId) } catch {
+                    logger.error("Tenant \(imported.tenantId) imported, but its realtime devices could not be read: \(error)")
+                }
             })
         // Uploads' inspection on threads of the lowest scheduling class, one job per tenant at a time: a tenant's
         // heavy uploads use what the other tenants' requests leave of the processors.
@@ -101,7 +105,7 @@ struct ServiceProcess {
         environment.shardId = configuration.shardId
         environment.accessLogWriter = ServiceAccessLogWriter(label: logger.label)
         environment.replicated = configuration.replicated
-        let realtime = RealtimeClockDriver(devices: devices, logger: logger)
+        let realtime = RealtimeClockDriver(devices: devices, fences: environment.tenantMoves?.fences, logger: logger)
         realtime.start(initial: try deviceStore.realtimeDevices())
         let publicDirectory = FileManager.default.fileExists(atPath: configuration.publicDirectory)
             ? configuration.publicDirectory : nil

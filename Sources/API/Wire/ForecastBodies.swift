@@ -38,7 +38,7 @@ struct ForecastProblemBody: Encodable {
 
     init(_ failure: ForecastFailure) {
         let problem = HTTPProblem(
-            status: failure == .serviceRestarted ? .serviceUnavailable : .internalServerError, code: failure.code,
+            status: failure.isTransient ? .serviceUnavailable : .internalServerError, code: failure.code,
             detail: failure.detail)
         type = problem.type
         title = problem.title

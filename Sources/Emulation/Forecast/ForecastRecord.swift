@@ -68,4 +68,12 @@ public struct ForecastFailure: Sendable, Equatable, Codable {
     /// The failure of a forecast that was running when the service stopped.
     public static let serviceRestarted = ForecastFailure(
         code: "serviceRestarted", detail: "The service restarted while the forecast ran; create it again.")
+
+    /// The failure of a forecast that was running when its tenant moved to another shard: the source's run is not
+    /// carried over, and its result would land on the shard the tenant left.
+    public static let tenantMoved = ForecastFailure(
+        code: "tenantMoved", detail: "The tenant moved to another shard while the forecast ran; create it again.")
+
+    /// Failures that are the service's circumstance, not the forecast's: creating it again succeeds.
+    public var isTransient: Bool { self == .serviceRestarted || self == .tenantMoved }
 }

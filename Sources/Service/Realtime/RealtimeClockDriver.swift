@@ -18,15 +18,19 @@ public final class RealtimeClockDriver: Sendable {
     }
 
     private let devices: DeviceService
+    /// The tenants' move fences: a fenced tenant's clocks wait (its export must hold every event it will have), and
+    /// a fence waits for a catch-up under way, as for any write.
+    private let fences: TenantFences?
     private let wallClock: @Sendable () -> Date
     private let logger: Logger
     private let state = Mutex(State())
     /// How often the driver looks for due devices.
     private let tick: TimeInterval
 
-    public init(devices: DeviceService, wallClock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
-                tick: TimeInterval = 0.02) {
+    public init(devices: DeviceService, fences: TenantFences? = nil, wallClock: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger, tick: TimeInterval = 0.02) {
         self.devices = devices
+        self.fences = fences
         self.wallClock = wallClock
         self.logger = logger
         self.tick = tick
@@ -76,6 +80,9 @@ public final class RealtimeClockDriver: Sendable {
                 state.entries.filter { $0.value.wakeAt <= now }.map { (id: $0.key, tenantId: $0.value.tenantId) }
             }
             for device in due.sorted(by: { $0.id < $1.id }) {
+                // Fenced for a move: left as it is (still tracked), caught up on the target or once unfenced.
+                if let fences, !fences.enter(device.tenantId) { continue }
+                defer { fences?.leave(device.tenantId) }
                 do {
                     try devices.catchUp(device.id, tenantId: device.tenantId)
                 } catch {
