@@ -110,11 +110,17 @@ class Shard:
 
 
 class Proxy:
-    def __init__(self, haproxy: str, folder: str, shards: list[Shard]):
+    """One HAProxy replica of deploy/haproxy/haproxy.cfg. The replicas share the map file (as replicas on one volume
+    or with one ConfigMap do); the first's runtime socket is a Unix one, the others' TCP (`ipv4@`), as a replica on
+    another machine exposes it."""
+
+    def __init__(self, haproxy: str, folder: str, shards: list[Shard], replica: int = 0):
         self.port = free_port()
+        self.name = "haproxy" if replica == 0 else f"haproxy-{replica}"
         self.map_file = os.path.join(folder, "tenants.map")
-        self.socket = os.path.join(folder, "admin.sock")
-        shutil.copy(os.path.join(ROOT, "deploy", "haproxy", "tenants.map"), self.map_file)
+        self.socket = os.path.join(folder, "admin.sock") if replica == 0 else f"ipv4@127.0.0.1:{free_port()}"
+        if replica == 0:
+            shutil.copy(os.path.join(ROOT, "deploy", "haproxy", "tenants.map"), self.map_file)
         self.environment = {
             **os.environ,
             "BGEMU_PROXY_BIND": f"127.0.0.1:{self.port}",
@@ -125,7 +131,7 @@ class Proxy:
         }
         self.config = os.path.join(ROOT, "deploy", "haproxy", "haproxy.cfg")
         self.haproxy = haproxy
-        self.log = open(os.path.join(folder, "haproxy.log"), "a")
+        self.log = open(os.path.join(folder, f"{self.name}.log"), "a")
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
@@ -133,7 +139,7 @@ class Proxy:
         check(checked.returncode == 0, f"haproxy -c accepts deploy/haproxy/haproxy.cfg ({checked.stdout.strip() or checked.stderr.strip()})")
         self.process = subprocess.Popen([self.haproxy, "-db", "-f", self.config], env=self.environment,
                                         stdout=self.log, stderr=self.log)
-        wait_until(lambda: request(self.port, "GET", "/healthz")[0] == 200, 30, "HAProxy")
+        wait_until(lambda: request(self.port, "GET", "/healthz")[0] == 200, 30, self.name)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -236,28 +242,32 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="bgemu-cluster-")
     shards = {s: Shard(binary, folder, s) for s in SHARDS}
     proxy = Proxy(options.haproxy, folder, list(shards.values()))
+    replica = Proxy(options.haproxy, folder, list(shards.values()), replica=1)
     try:
         for shard in shards.values():
             shard.start()
         proxy.start()
-        run(binary, shards, proxy, folder)
+        replica.start()
+        run(binary, shards, proxy, replica, folder)
     finally:
         proxy.stop()
+        replica.stop()
         for shard in shards.values():
             if shard.process and shard.process.poll() is None:
                 shard.kill()
     print(f"cluster: {passed} passed, {len(failures)} failed", flush=True)
     if failures:
-        for name in ("haproxy", *SHARDS):
+        for name in ("haproxy", "haproxy-1", *SHARDS):
             path = os.path.join(folder, f"{name}.log")
             print(f"--- {name}.log (last lines)\n" + "".join(open(path).readlines()[-20:]), flush=True)
         sys.exit(1)
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def run(binary: str, shards: dict[str, Shard], proxy: Proxy, folder: str) -> None:
+def run(binary: str, shards: dict[str, Shard], proxy: Proxy, replica: Proxy, folder: str) -> None:
     server = f"http://127.0.0.1:{proxy.port}"
-    placement = ["--map-file", proxy.map_file, "--haproxy-socket", proxy.socket]
+    # Every placement goes to both replicas: the first over its Unix socket, the second over TCP.
+    placement = ["--map-file", proxy.map_file, "--haproxy-socket", proxy.socket, "--haproxy-socket", replica.socket]
 
     # A tenant on each shard, created and placed through the proxy.
     tenants: dict[str, dict] = {}
@@ -279,6 +289,20 @@ def run(binary: str, shards: dict[str, Shard], proxy: Proxy, folder: str) -> Non
         others = [s for s in SHARDS if s != shard_id]
         statuses = [request(shards[s].port, "GET", "/v1/devices", tenant["apiKey"])[0] for s in others]
         check(statuses == [401, 401], f"{tenant['name']}'s key is unknown on the other shards ({statuses})")
+
+    # The second replica, changed over its TCP runtime socket by the same commands, routes as the first.
+    routed = [request(replica.port, "GET", "/v1/devices", tenants[s]["apiKey"])[1].get("bgemu-shard") for s in SHARDS]
+    check(routed == list(SHARDS), f"the second HAProxy replica routes every tenant to its shard too ({routed})")
+
+    # A replica that does not answer: the others are changed all the same, and the command fails naming it.
+    probe = "ten_" + "f" * 24
+    probe_key = f"bgemu_{probe}." + "C" * 43
+    dead = f"ipv4@127.0.0.1:{free_port()}"
+    partial = cli(binary, "tenants", "place", probe, "s2", *placement, "--haproxy-socket", dead)
+    check(partial.returncode == 1 and "in 2 of 3 running HAProxy replicas" in partial.stderr and dead in partial.stderr,
+          f"a placement with one replica unreachable fails naming it, after the others ({partial.stderr.strip()[-200:]})")
+    shards_seen = [request(p.port, "GET", "/v1/devices", probe_key)[1].get("bgemu-shard") for p in (proxy, replica)]
+    check(shards_seen == ["s2", "s2"], f"both reachable replicas send the placed tenant to its shard ({shards_seen})")
 
     # The CLI through the proxy, unchanged.
     listed = cli(binary, "devices", "--server", server, "--api-key", tenants["s2"]["apiKey"])
@@ -378,6 +402,8 @@ def run(binary: str, shards: dict[str, Shard], proxy: Proxy, folder: str) -> Non
           + ("" if moved.returncode == 0 else f" ({moved.stderr.strip()[-300:]})"))
     status, headers, _ = request(proxy.port, "GET", "/v1/devices?limit=1", mover["apiKey"])
     on_target = set(all_ids(proxy.port, mover["apiKey"], "devices"))
+    replica_shard = request(replica.port, "GET", "/v1/devices?limit=1", mover["apiKey"])[1].get("bgemu-shard")
+    check(replica_shard == "s1", f"the second replica sends the moved tenant to s1 as well ({replica_shard})")
     check(status == 200 and headers.get("bgemu-shard") == "s1" and set(acknowledged) <= on_target and len(acknowledged) > 10,
           f"after the move the proxy sends the tenant to s1, which holds every acknowledged write ({len(acknowledged)} written, "
           f"refused meanwhile: {refusals})")

@@ -14,7 +14,7 @@ struct TenantsCreateCommand: ParsableCommand {
 
             The tenant's first API key is printed once, alone on standard output; its id, shard and map line on \
             standard error. With --map-file the line `TENANT_ID SHARD` is written into HAProxy's map file (for \
-            reloads), and with --haproxy-socket also applied to the running proxy over its runtime API; \
+            reloads), and with --haproxy-socket also applied to each running proxy (repeat it per replica) over its runtime API; \
             with neither, add the printed line yourself.
             """)
 
@@ -46,19 +46,26 @@ struct TenantsCreateCommand: ParsableCommand {
                         + "not on \(shard): the proxy has no backend shard_\(shard), or --server is another shard. "
                         + "It is not placed; remove it there (DELETE /v1/admin/tenants/\(tenantId)).")
             }
-            let done = try placement.place(tenantId: tenantId, shardId: shard)
+            // The tenant exists from here on: its key is printed even when the placement fails (it is shown once).
+            var done: [String] = []
+            var placementFailure: (any Error)?
+            do { done = try placement.place(tenantId: tenantId, shardId: shard) } catch { placementFailure = error }
             let line = TenantMapFile.line(tenantId: tenantId, shardId: shard)
             if json {
                 let object: JSONValue = [
                     "id": .string(tenantId), "name": .string(name), "shard": .string(shard),
                     "apiKey": tenant["apiKey"] ?? .null, "keyId": tenant["keyId"] ?? .null, "mapLine": .string(line),
                     "mapFile": placement.resolvedMapFile.map(JSONValue.string) ?? .null,
-                    "appliedToProxy": .bool(placement.resolvedSocket != nil),
+                    "appliedToProxy": .bool(placementFailure == nil && !placement.resolvedSockets.isEmpty),
+                    "placed": .bool(placementFailure == nil),
                 ]
-                return Terminal.line(object.text)
+                Terminal.line(object.text)
+                if let placementFailure { throw placementFailure }
+                return
             }
             Terminal.line(tenant["apiKey"]?.stringValue ?? "")
             Terminal.error("Created tenant \"\(name)\" (\(tenantId)) on shard \(shard); its key is shown only this once.")
+            if let placementFailure { throw placementFailure }
             Terminal.error("Map line: \(line)" + (done.isEmpty ? " (add it to HAProxy's tenant map)" : " — " + done.joined(separator: ", ")))
         }
     }

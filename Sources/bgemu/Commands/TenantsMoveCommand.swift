@@ -11,7 +11,7 @@ struct TenantsMoveCommand: ParsableCommand {
         discussion: """
             Fences the tenant's writes on the source (its clients get 503 with Retry-After, and retry), exports \
             it, imports it on the target, writes the map line `TENANT_ID SHARD_ID` (the target's shard id, from \
-            its /healthz) — printed, put into --map-file in place of the tenant's line and, with --haproxy-socket, applied to the running proxy — and deletes the \
+            its /healthz) — printed, put into --map-file in place of the tenant's line and, with --haproxy-socket (one per HAProxy replica), applied to every running proxy — and deletes the \
             tenant from the source. Nothing acknowledged is lost; event ids stay resumable on the target.
 
             A failure before the import lifts the fence again; a failure after it leaves the tenant fenced on the \
@@ -67,7 +67,15 @@ struct TenantsMoveCommand: ParsableCommand {
             progress("Imported it on \(to) (shard \(shard)).")
             let line = "\(id) \(shard)"
             // The map flips before the source forgets the tenant: a request routed meanwhile reaches the target.
-            let placed = try placement.place(tenantId: id, shardId: shard)
+            let placed: [String]
+            do {
+                placed = try placement.place(tenantId: id, shardId: shard)
+            } catch {
+                Terminal.error(
+                    "The tenant is on \(to) and still fenced on \(from) (its clients get 503 and retry); once the map "
+                        + "names \(shard) everywhere, delete it there: DELETE /v1/admin/tenants/\(id).")
+                throw error
+            }
             if !placed.isEmpty { progress("Map line \(line): " + placed.joined(separator: ", ") + ".") }
             do {
                 try source.deleteTenant(id)

@@ -7,8 +7,8 @@ struct TenantsPlaceCommand: ParsableCommand {
         abstract: "Map a tenant to a shard in HAProxy's tenant → shard map.",
         discussion: """
             Writes `TENANT_ID SHARD` into the map file (--map-file, replacing the tenant's line or adding it; \
-            the file is replaced whole, so a reload never reads half of it) and, with --haproxy-socket, into the \
-            running proxy over its runtime API (set map, or add map for a new tenant), then reads it back. \
+            the file is replaced whole, so a reload never reads half of it) and, with --haproxy-socket (repeated for each \
+            HAProxy replica), into every running proxy over its runtime API (set map, or add map for a new tenant), then reads it back. \
             The proxy sends the tenant's next request to the new shard.
             """)
 
