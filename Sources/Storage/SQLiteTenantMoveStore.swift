@@ -43,6 +43,38 @@ public struct SQLiteTenantMoveStore: TenantMoveStore {
         }
     }
 
+    public func exportSize(tenantId: String) throws -> Int? {
+        try StoreFailure.mapping {
+            try database.read { db -> Int? in
+                guard try db.scalar("SELECT count(*) FROM tenants WHERE id = ?", [tenantId], as: Int.self) == 1 else {
+                    return nil
+                }
+                // The document's own fields (format, version, the migrations' names), then each table's name and
+                // columns, each row's brackets and each value.
+                let migrations: [String] = try db.query("SELECT name FROM schema_migrations") { try $0[0] }
+                var total = 100 + migrations.reduce(0) { $0 + $1.utf8.count + 3 }
+                for table in TenantTables.moved {
+                    let columns = try TenantTables.columns(of: table.name, db).filter { !table.skipped.contains($0) }
+                    total += 40 + table.name.utf8.count + columns.reduce(0) { $0 + $1.utf8.count + 3 }
+                    let sql = "SELECT ifnull(sum(3 + " + columns.map(Self.exportedSize).joined(separator: " + ")
+                        + "), 0) FROM \(TenantTables.quoted(table.name)) WHERE \(TenantTables.quoted(table.tenantColumn)) = ?"
+                    total += try db.makeStatement(sql).query([tenantId]) { try $0.get(0, as: Int.self) }.first ?? 0
+                }
+                return total
+            }
+        }
+    }
+
+    /// The SQL of about how many bytes `column`'s value takes in the export's JSON, with its punctuation: a text's
+    /// bytes and one more for each `"` and `\\` (escaped), a blob's base64 in its object, a number's digits.
+    private static func exportedSize(_ column: String) -> String {
+        let value = TenantTables.quoted(column)
+        let escapes = "(length(\(value)) - length(replace(replace(\(value), '\"', ''), '\\', '')))"
+        return "(CASE typeof(\(value)) WHEN 'text' THEN length(CAST(\(value) AS BLOB)) + \(escapes) + 3 "
+            + "WHEN 'blob' THEN (length(\(value)) + 2) / 3 * 4 + 14 WHEN 'null' THEN 5 "
+            + "WHEN 'real' THEN length(CAST(\(value) AS TEXT)) + 11 ELSE length(CAST(\(value) AS TEXT)) + 1 END)"
+    }
+
     public func importTenant(_ document: TenantExport) throws -> ImportedTenant {
         try StoreFailure.mapping {
             try database.write { db in try TenantImport(document: document, importedAt: wallClock(), db: db).run() }

@@ -4,6 +4,10 @@ public protocol TenantMoveStore: Sendable {
     /// The tenant's whole state, read in one snapshot; nil when there is no such tenant.
     func export(tenantId: String) throws -> TenantExport?
 
+    /// About how many bytes the JSON of the tenant's export takes, from its rows' stored sizes, without reading
+    /// them into memory (the bound an export is held to before it is built); nil when there is no such tenant.
+    func exportSize(tenantId: String) throws -> Int?
+
     /// Creates the tenant with every row of `document` in one transaction. Throws `StoreError.duplicate` when
     /// its id, name, a key or a device exists here already, ``TenantImportFailure`` when the document cannot be
     /// imported here.

@@ -82,10 +82,12 @@ struct ServiceProcess {
         if interrupted > 0 { logger.notice("\(interrupted) forecasts were running when the service stopped: marked failed") }
         environment.forecasts = forecasts
         // Tenant moves between shards: the fences the database keeps (a source restarted mid-move stays fenced);
+        // an export no larger than the largest import (`--max-upload-mib`), so that none is built in vain or too big;
         // an import's event ids are skipped by the live fan-out, and its keys are taken at once.
         let moveStore = SQLiteTenantMoveStore(database: database)
+        let maximumImportBytes = max(configuration.maxUploadSize, HTTPServerConfiguration().maxBodySize)
         environment.tenantMoves = TenantMoves(
-            store: moveStore, fences: try TenantMoves.fences(of: moveStore),
+            store: moveStore, fences: try TenantMoves.fences(of: moveStore), maximumExportBytes: maximumImportBytes,
             imported: { [credentials = environment.credentials] imported in
                 if let ids = imported.eventIds { hub.skipImported(ids) }
                 credentials.invalidate()

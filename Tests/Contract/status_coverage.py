@@ -24,6 +24,7 @@ Some statuses need an instance of their own, which this script starts (with the 
   - `tenantstreams`: --max-streams-per-tenant 1: a tenant's second event stream answers 429 tooManyStreamsForTenant;
   - `uploads`: --max-uploads-per-tenant 1: an upload while the tenant holds one half sent answers 429 tooManyUploads;
   - `nocontract`: --openapi pointing at no file: GET /openapi.yaml answers 404;
+  - `smallimports`: --max-upload-mib 1: the export of a tenant past 1 MiB answers 409 exportTooLarge;
   - `retention`: --event-retention-per-device 1, pruned every 0.2 s: a page or resume from before a device's
     newest event answers 410 eventsPruned;
   - `ratelimit`: --rate-limit 0.01 --rate-burst 1 --rate-limit-hold 0.05: a tenant's one request spends its bucket
@@ -235,6 +236,8 @@ class World:
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--rate-limit", "0.01", "--rate-burst", "1",
                     "--rate-limit-hold", "0.05")
+            elif name == "smallimports":   # the largest import (and so export) 1 MiB
+                self.instances[name] = start_instance(self.binary, self.workdir, name, "--max-upload-mib", "1")
             elif name == "nocontract":
                 self.instances[name] = start_instance(
                     self.binary, self.workdir, name, "--openapi", os.path.join(self.workdir, "missing.yaml"))
@@ -379,6 +382,22 @@ case("DELETE /v1/admin/tenants/{tenantId}/fence", 200)(
     lambda w: Req("DELETE", f"/v1/admin/tenants/{fenced_tenant(w)}/fence", auth="admin"))
 case("GET /v1/admin/tenants/{tenantId}/export", 200)(
     lambda w: Req("GET", f"/v1/admin/tenants/{w.tenant()}/export", auth="admin"))
+
+
+
+@case("GET /v1/admin/tenants/{tenantId}/export", 409, "exportTooLarge")
+def _(w):
+    """A tenant whose rows pass the instance's 1 MiB (devices with long names, 100 at a time until they do)."""
+    small = w.instance("smallimports")
+    tenant = small.ok("POST", "/v1/admin/tenants", {"name": w.unique("large")}, auth="admin").json()
+    bearer = {"Authorization": f"Bearer {tenant['apiKey']}"}
+    export = Req("GET", f"/v1/admin/tenants/{tenant['id']}/export", auth="admin", instance="smallimports")
+    for _ in range(40):
+        for _ in range(100):
+            small.ok("POST", "/v1/devices", {"name": "n" * 100}, auth=None, headers=bearer)
+        if small.send(export).status == 409:
+            return export
+    raise SetupError("4,000 devices named with 100 characters did not make an export past 1 MiB")
 
 
 def moved_tenant(w: "World") -> dict:

@@ -55,6 +55,25 @@ import Testing
         }
     }
 
+    /// The bound an export is held to before it is built: the estimate from the rows' stored sizes is within a tenth
+    /// of the export's JSON as the route writes it (keys sorted), small or large, and nil for no tenant.
+    @Test func anExportsEstimatedSizeIsWithinATenthOfItsJSON() throws {
+        try withDatabase { database in
+            try populate(database, tenant: 1, events: 10)
+            try populate(database, tenant: 2, events: 2_000)
+            let store = SQLiteTenantMoveStore(database: database)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            for tenantId in ["ten_1", "ten_2"] {
+                let actual = try encoder.encode(try #require(try store.export(tenantId: tenantId))).count
+                let estimate = try #require(try store.exportSize(tenantId: tenantId))
+                #expect(Double(estimate) > Double(actual) * 0.9 && Double(estimate) < Double(actual) * 1.1,
+                        "\(tenantId): estimated \(estimate) bytes, exported \(actual)")
+            }
+            #expect(try store.exportSize(tenantId: "ten_none") == nil)
+        }
+    }
+
     @Test func anExportImportsIntoADatabaseWithOverlappingIdsAndResumesExactly() throws {
         try withDatabase { source in
             try withDatabase { target in

@@ -47,6 +47,11 @@ enum TenantMoveRoutes {
         }
     }
 
+    /// `bytes` in MiB, rounded up to a tenth.
+    static func mebibytes(_ bytes: Int) -> String {
+        String(format: "%.1f", (Double(bytes) / 1_048_576 * 10).rounded(.up) / 10)
+    }
+
     /// The document's JSON, keys sorted.
     static func encode(_ document: TenantExport) throws -> [UInt8] {
         let encoder = JSONEncoder()
@@ -60,6 +65,12 @@ enum TenantMoveRoutes {
         do { return try body() } catch let refusal as TenantMoves.Refusal {
             switch refusal {
             case .noSuchTenant(let id): throw Problems.notFound("tenant", id)
+            case .exportTooLarge(let id, let bytes, let limit):
+                throw Problems.conflict(
+                    "exportTooLarge",
+                    "Tenant \(id)'s export would take about \(Self.mebibytes(bytes)) MiB, past \(Self.mebibytes(limit)) MiB, the "
+                        + "largest import a shard takes (--max-upload-mib, BGEMU_MAX_UPLOAD_MIB): raise it on both shards, "
+                        + "or let the event retention prune the tenant's old events first. Nothing was exported.")
             case .exists(let what):
                 throw Problems.conflict("tenantExists", "The document's \(what) exists on this shard already: nothing was imported.")
             case .writesInFlight(let id, let count):

@@ -15,23 +15,30 @@ public struct TenantMoves: Sendable {
         case writesInFlight(tenantId: String, count: Int)
         /// The tenant (or one of its keys or devices) exists here already: `what` names it.
         case exists(String)
+        /// The tenant's export would take about `bytes`, past `limit` (the largest import a shard takes): it is
+        /// not built, so that a tenant too large to move cannot take the source's memory.
+        case exportTooLarge(tenantId: String, bytes: Int, limit: Int)
     }
 
     public let store: any TenantMoveStore
     public let fences: TenantFences
     /// How long a fence waits for the writes in flight, in seconds.
     public var fenceTimeout: TimeInterval
+    /// The largest export built, in bytes (about: ``TenantMoveStore/exportSize(tenantId:)``): the largest body an
+    /// import takes (`--max-upload-mib`); nil for no bound.
+    public var maximumExportBytes: Int?
     /// Called after an import with the event ids it took (the live fan-out skips them).
     let imported: @Sendable (ImportedTenant) -> Void
 
     /// - Parameter imported: called after each import (the event hub skips its ids; the credentials' cache forgets).
     public init(
         store: any TenantMoveStore, fences: TenantFences, fenceTimeout: TimeInterval = 30,
-        imported: @escaping @Sendable (ImportedTenant) -> Void = { _ in }
+        maximumExportBytes: Int? = nil, imported: @escaping @Sendable (ImportedTenant) -> Void = { _ in }
     ) {
         self.store = store
         self.fences = fences
         self.fenceTimeout = fenceTimeout
+        self.maximumExportBytes = maximumExportBytes
         self.imported = imported
     }
 
@@ -60,6 +67,10 @@ public struct TenantMoves: Sendable {
 
     /// The tenant's whole state.
     public func export(tenantId: String) throws -> TenantExport {
+        if let limit = maximumExportBytes {
+            guard let size = try store.exportSize(tenantId: tenantId) else { throw Refusal.noSuchTenant(tenantId) }
+            guard size <= limit else { throw Refusal.exportTooLarge(tenantId: tenantId, bytes: size, limit: limit) }
+        }
         guard let document = try store.export(tenantId: tenantId) else { throw Refusal.noSuchTenant(tenantId) }
         return document
     }
