@@ -57,13 +57,14 @@ public struct APIEnvironment: Sendable {
 
     /// Wall-clock milliseconds since 1970.
     /// Tenants and their keys: a revoked key or a removed tenant is forgotten by the credentials' cache, and a removed
-    /// tenant's cached devices and running forecast go with its rows.
+    /// tenant's cached devices, running forecast and open event streams go with its rows.
     var tenantService: TenantService {
         TenantService(
             store: tenants, wallClock: wallClock, keysChanged: { [credentials] in credentials.invalidate() },
-            tenantRemoved: { [devices, forecasts] id in
+            tenantRemoved: { [devices, forecasts, events] id in
                 devices.forgetTenant(id)
                 forecasts?.forgetTenant(id)
+                events.endStreams(tenantId: id)
             })
     }
 

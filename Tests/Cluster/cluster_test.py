@@ -390,6 +390,11 @@ def run(binary: str, shards: dict[str, Shard], proxy: Proxy, replica: Proxy, fol
                 refusals[status] = refusals.get(status, 0) + 1
                 time.sleep(float(headers.get("retry-after", "1")) / 10)
 
+    # A stream of the mover's events through the proxy, open across the move: it ends when the tenant leaves the
+    # source, and a resume from its last id through the proxy continues on the target with no gap or duplicate.
+    events_before_move = len(all_ids(proxy.port, mover["apiKey"], "events"))
+    mover_path = f"/v1/events?access_token={urllib.parse.quote(mover['apiKey'])}"
+    mover_stream = EventStream(proxy.port, mover_path)
     writer = threading.Thread(target=write_load)
     writer.start()
     time.sleep(1)
@@ -411,6 +416,20 @@ def run(binary: str, shards: dict[str, Shard], proxy: Proxy, replica: Proxy, fol
     check(request(shards["s3"].port, "GET", "/v1/devices", mover["apiKey"])[0] == 401, "the source no longer holds the tenant")
     check([line.split() for line in open(proxy.map_file) if line.startswith(mover["id"])] == [[mover["id"], "s1"]],
           "the map file names the tenant's new shard")
+    seen_moving = mover_stream.events(until=time.monotonic() + 5)
+    check(mover_stream.closed and len(seen_moving) > 0,
+          f"the mover's stream through the proxy ends when the tenant leaves its source ({len(seen_moving)} events first)")
+    mover_stream.close()
+    if seen_moving:
+        resumed_moving = EventStream(proxy.port, mover_path, last_event_id=seen_moving[-1][0])
+        tail = [event_id for event_id, _ in resumed_moving.events(until=time.monotonic() + 3)]
+        resumed_moving.close()
+        stored_moving = all_ids(proxy.port, mover["apiKey"], "events")
+        check(len(seen_moving) + len(tail) == len(stored_moving) - events_before_move and len(tail) > 0
+              and tail == stored_moving[len(stored_moving) - len(tail):],
+              f"resumed through the proxy with the source's Last-Event-ID, the stream continues on the target: no gap, "
+              f"no duplicate ({len(seen_moving)} on the source + {len(tail)} on the target = "
+              f"{len(stored_moving) - events_before_move} stored since it opened)")
 
     # A forecast split four ways with GNU parallel equals the unsplit one byte for byte.
     if shutil.which("parallel"):
