@@ -15,6 +15,15 @@ import Testing
         return (try #require(created.json["id"] as? String), try #require(created.json["apiKey"] as? String))
     }
 
+    /// Two services started, each on a database of its own: the source and the target of a move.
+    static func twoShards() throws -> (source: LiveService, target: LiveService) {
+        let source = try LiveService()
+        let target = try LiveService()
+        try source.start()
+        try target.start()
+        return (source, target)
+    }
+
     /// The device's events of types starting with `type`.
     static func events(_ client: TestClient, _ device: String, type: String) throws -> [[String: Any]] {
         let page = try client.request("GET", "/v1/devices/\(device)/events?type=\(type)&limit=100")
@@ -39,10 +48,7 @@ import Testing
     /// what fires after the export is lost with the source's copy), and the target drives the imported devices at
     /// once, not after its next restart.
     @Test func aMovedTenantsRealtimeClockWaitsOnTheFencedSourceAndRunsOnTheTargetAtOnce() throws {
-        let source = try LiveService()
-        let target = try LiveService()
-        try source.start()
-        try target.start()
+        let (source, target) = try Self.twoShards()
         defer {
             source.stop()
             target.stop()
@@ -81,10 +87,7 @@ import Testing
     /// A forecast running on the source when its tenant moves is `failed` on the target with `tenantMoved` (503:
     /// create it again), not `running` for ever.
     @Test func aForecastRunningDuringTheMoveIsFailedWithTenantMovedOnTheTarget() throws {
-        let source = try LiveService()
-        let target = try LiveService()
-        try source.start()
-        try target.start()
+        let (source, target) = try Self.twoShards()
         defer {
             source.stop()
             target.stop()
