@@ -38,11 +38,12 @@ struct AuthMiddleware: HTTPMiddleware {
             guard credentials.isAdmin(token) else { throw Problems.unauthorized("The admin token is not valid.") }
             return try next(request, context)
         case .tenant:
-            guard let tenant = try credentials.tenant(forKey: token) else {
+            guard let (keyId, tenant) = try credentials.owner(ofKey: token) else {
                 throw Problems.unauthorized("The API key is not valid or has been revoked.")
             }
             var context = context
             context[AuthenticatedTenant.self] = tenant
+            context[AuthenticatedKeyId.self] = keyId
             context.addLogMetadata("tenant", tenant.id)  // the access log's line, outside, carries it too
             return try next(request, context)
         }

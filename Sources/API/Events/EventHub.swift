@@ -299,17 +299,17 @@ public final class EventHub: Sendable {
     /// from the store, then live) when the client resumes, or live events only when it is nil. `slot` is the place
     /// the stream takes among `maximumStreams` (``reserveStream()``); nil for a stream that does not count.
     func stream(
-        tenantId: String, filter: EventFilter, lastEventId: Int64?, slot: EventStreamSlot? = nil
+        tenantId: String, keyId: String? = nil, filter: EventFilter, lastEventId: Int64?, slot: EventStreamSlot? = nil
     ) -> HTTPResponse {
         HTTPResponse.eventStream(headers: ["Cache-Control": "no-store", "X-Accel-Buffering": "no"]) { writer in
-            self.attach(writer, tenantId: tenantId, filter: filter, lastEventId: lastEventId, slot: slot)
+            self.attach(writer, tenantId: tenantId, keyId: keyId, filter: filter, lastEventId: lastEventId, slot: slot)
         }
     }
 
     /// Starts a stream on `writer` (called on the server's event loop once the head is sent: nothing slow here).
     func attach(
-        _ writer: any HTTPStreamWriter, tenantId: String, filter: EventFilter, lastEventId: Int64?,
-        slot: EventStreamSlot? = nil
+        _ writer: any HTTPStreamWriter, tenantId: String, keyId: String? = nil, filter: EventFilter,
+        lastEventId: Int64?, slot: EventStreamSlot? = nil
     ) {
         // A block with only `retry:` sets the reconnection time and dispatches nothing (§9.2.6: the data buffer is
         // empty). ServerSentEvent always writes a `data:` line, which would dispatch an empty message.
@@ -318,7 +318,7 @@ public final class EventHub: Sendable {
         let subscriber = state.withLock { state -> EventSubscriber? in
             guard !state.stopped else { return nil }
             let subscriber = EventSubscriber(
-                id: state.nextSubscriberId, tenantId: tenantId, filter: filter, writer: writer,
+                id: state.nextSubscriberId, tenantId: tenantId, keyId: keyId, filter: filter, writer: writer,
                 resumingAfter: lastEventId, liveAfter: state.sequencer.watermark ?? 0, budget: budget)
             state.nextSubscriberId += 1
             state.subscribers[tenantId, default: [:]][subscriber.id] = subscriber

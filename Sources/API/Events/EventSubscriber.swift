@@ -65,6 +65,8 @@ final class EventSubscriber: Sendable {
 
     let id: UInt64
     let tenantId: String
+    /// The API key that opened the stream (nil: not known); the stream ends when the key is revoked.
+    let keyId: String?
     let filter: EventFilter
     let writer: any HTTPStreamWriter
     /// The bytes a second the tenant's streams may be sent together; nil: no limit.
@@ -73,9 +75,10 @@ final class EventSubscriber: Sendable {
     /// thread (publisher, replay worker) writes; the writer never blocks (it queues, or refuses when full).
     private let state: Mutex<State>
 
-    init(id: UInt64, tenantId: String, filter: EventFilter, writer: any HTTPStreamWriter, resumingAfter lastEventId: Int64?,
-         liveAfter watermark: Int64, budget: StreamBudget? = nil) {
+    init(id: UInt64, tenantId: String, keyId: String? = nil, filter: EventFilter, writer: any HTTPStreamWriter,
+         resumingAfter lastEventId: Int64?, liveAfter watermark: Int64, budget: StreamBudget? = nil) {
         self.id = id
+        self.keyId = keyId
         self.budget = budget
         self.tenantId = tenantId
         self.filter = filter

@@ -44,6 +44,7 @@ enum AdminRoutes {
             let tenant = try refusals { try tenants.tenant(id: context.parameters.require("tenantId")) }
             let keyId = try context.parameters.require("keyId")
             try refusals { try tenants.revokeKey(tenantId: tenant.id, keyId: keyId) }
+            env.events.endStreams(tenantId: tenant.id, keyId: keyId)
             return HTTPResponse(status: .noContent)
         }
     }

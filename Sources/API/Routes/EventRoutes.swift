@@ -23,7 +23,8 @@ enum EventRoutes {
     ) {
         routes.get("/events") { request, context in
             try respond(
-                to: request, tenantId: try context.tenant().id, deviceId: nil, hub: hub, store: store,
+                to: request, tenantId: try context.tenant().id, keyId: context[AuthenticatedKeyId.self], deviceId: nil,
+                hub: hub, store: store,
                 prunedEvents: prunedEvents, eventIdAfterMoves: eventIdAfterMoves, refused: refused)
         }
 
@@ -32,13 +33,14 @@ enum EventRoutes {
             let deviceId = try context.parameters.require("deviceId")
             guard try deviceExists(tenantId, deviceId) else { throw Problems.notFound("device", deviceId) }
             return try respond(
-                to: request, tenantId: tenantId, deviceId: deviceId, hub: hub, store: store, prunedEvents: prunedEvents,
+                to: request, tenantId: tenantId, keyId: context[AuthenticatedKeyId.self], deviceId: deviceId, hub: hub,
+                store: store, prunedEvents: prunedEvents,
                 eventIdAfterMoves: eventIdAfterMoves, refused: refused)
         }
     }
 
     private static func respond(
-        to request: HTTPRequest, tenantId: String, deviceId: String?, hub: EventHub, store: any EventStore,
+        to request: HTTPRequest, tenantId: String, keyId: String?, deviceId: String?, hub: EventHub, store: any EventStore,
         prunedEvents: PrunedEventsLookup?, eventIdAfterMoves: EventIdAfterMoves?,
         refused: @Sendable (PrometheusMetrics.StreamRefusal) -> Void
     ) throws -> HTTPResponse {
@@ -59,7 +61,8 @@ enum EventRoutes {
             if let lastEventId { try checkNothingPruned(after: lastEventId) }
             switch hub.reserveStream(tenantId: tenantId) {
             case .reserved(let slot):
-                return hub.stream(tenantId: tenantId, filter: query.filter, lastEventId: lastEventId, slot: slot)
+                return hub.stream(
+                    tenantId: tenantId, keyId: keyId, filter: query.filter, lastEventId: lastEventId, slot: slot)
             case .instanceFull:
                 refused(.tooManyStreams)
                 throw HTTPProblem(

@@ -7,7 +7,7 @@ import Stores
 public final class Credentials: Sendable {
     private let store: any TenantStore
     private let adminTokenHash: String
-    private let cache = PlainLock<[String: Tenant]>([:])
+    private let cache = PlainLock<[String: (keyId: String, tenant: Tenant)]>([:])
 
     /// - Parameter adminTokenHash: lower-case hex SHA-256 of the admin token.
     public init(store: any TenantStore, adminTokenHash: String) {
@@ -22,16 +22,22 @@ public final class Credentials: Sendable {
 
     /// The tenant of an unrevoked API key.
     public func tenant(forKey key: String) throws -> Tenant? {
+        try owner(ofKey: key)?.tenant
+    }
+
+    /// An unrevoked API key's id and its tenant.
+    public func owner(ofKey key: String) throws -> (keyId: String, tenant: Tenant)? {
         let hash = KeyHasher.sha256Hex(key)
-        if let tenant = cache.withLock({ $0[hash] }) { return tenant }
+        if let owner = cache.withLock({ $0[hash] }) { return owner }
         guard let found = try store.activeKey(hash: hash), KeyHasher.constantTimeEquals(found.key.hash, hash) else {
             return nil
         }
+        let owner = (keyId: found.key.id, tenant: found.tenant)
         cache.withLock { cache in
             if cache.count > 10_000 { cache.removeAll() }
-            cache[hash] = found.tenant
+            cache[hash] = owner
         }
-        return found.tenant
+        return owner
     }
 
     /// Forgets every cached key (after a revocation or a tenant's deletion).
