@@ -26,10 +26,11 @@ public class BGTask: @unchecked Sendable {
         set { lock.withLock { handler = newValue } }
     }
 
-    /// Ends the run; a second call does nothing. Within a turn of the harness (the handler, the blocks it left on
-    /// the main queue and on its queue) the run ends on the device when the turn is over, at the same virtual
-    /// instant: as on iOS the app keeps running until its current work has returned, so a `submit` on the next
-    /// line is accepted, and it is suspended after (R23).
+    /// Ends the run; a second call does nothing. Called by the code of a turn of the harness (the handler, the
+    /// blocks it left on the main queue and on its queue) the run ends on the device when the turn is over, at the
+    /// same virtual instant; called from elsewhere (a `Task` after `async` work, a thread), once that code's calls
+    /// of the service have been answered: as on iOS the app keeps running until its current work has returned, so
+    /// a `submit` on the next line is accepted, and it is suspended after (R23).
     public func setTaskCompleted(success: Bool) {
         let first = lock.withLock { () -> Bool in
             defer { completed = true }

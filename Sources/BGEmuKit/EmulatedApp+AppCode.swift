@@ -9,7 +9,10 @@ extension EmulatedApp {
             guard launching, handlers[identifier] == nil else { return false }
             handlers[identifier] = (queue, handler)
             registered.append(identifier)
-            if let queue, !handlerQueues.contains(where: { $0 === queue }) { handlerQueues.append(queue) }
+            if let queue, !handlerQueues.contains(where: { $0 === queue }) {
+                handlerQueues.append(queue)
+                queue.setSpecific(key: Self.handlerQueueKey, value: true)
+            }
             return true
         }
     }

@@ -6,7 +6,7 @@ extension EmulatedApp {
     /// Answers `event` with the app's code, bound to this app; answers the launch handler to run on the queue it
     /// was registered with, if any, for the harness to run there and wait for.
     func dispatch(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
-        AppContext.$scoped.withValue(self) { handle(event) }
+        AppContext.$scoped.withValue(self) { asTurnCode { handle(event) } }
     }
 
     private func handle(_ event: DeviceEvent) -> (DispatchQueue, QueuedCall)? {
@@ -90,7 +90,7 @@ extension EmulatedApp {
                 handler.body(task)
                 return nil
             }
-            return (queue, QueuedCall { [self] in AppContext.$scoped.withValue(self) { handler.body(task) } })
+            return (queue, QueuedCall { [self] in AppContext.$scoped.withValue(self) { asTurnCode { handler.body(task) } } })
         case "fetch":
             let completion = fetchCompletion(runId)
             MainQueue.run { delegate?.application(UIApplication.shared, performFetchWithCompletionHandler: completion) }

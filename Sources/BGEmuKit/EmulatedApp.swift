@@ -117,7 +117,7 @@ public final class EmulatedApp: @unchecked Sendable {
         isolation: isolated (any Actor)? = #isolation, _ didFinishLaunching: @escaping () throws -> Void = {}
     ) async throws {
         ProcessBinding.shared.launched(self)
-        try await device.perform(turnOf: self) { try launchNow(didFinishLaunching) }
+        try await device.perform(turnOf: self) { try asTurnCode { try launchNow(didFinishLaunching) } }
     }
 
     /// The user presses Home: `applicationDidEnterBackground` runs, then the app is suspended unless something
@@ -145,7 +145,7 @@ public final class EmulatedApp: @unchecked Sendable {
     /// Runs `body` with the singletons bound to this app (for a test that calls the app's code directly, as a
     /// button of the app would in the foreground) as one of its turns, then dispatches what it caused.
     public func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: () throws -> T) async throws -> T {
-        try await device.perform(turnOf: self) { try AppContext.$scoped.withValue(self) { try body() } }
+        try await device.perform(turnOf: self) { try AppContext.$scoped.withValue(self) { try asTurnCode { try body() } } }
     }
 
     /// Binds `BGTaskScheduler.shared` and `UIApplication.shared` to this app for `body` and the tasks it creates,

@@ -79,6 +79,54 @@ import Testing
         #expect(sent == [.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true))])
     }
 
+    /// A completion from a `Task` (code no turn waits for) while the harness runs another turn of the app (here a
+    /// `run`; in a live run, the `clock.advanced` every step of co-simulated time dispatches): not kept for that
+    /// turn's end, which comes before the `Task` reaches the service with its `submit` on the next line, but sent
+    /// as one outside a turn is, once that submit has been answered.
+    @Test func R23_aCompletionFromATaskWhileAnotherTurnRunsWaitsForTheTasksSubmit() async throws {
+        let fixture = try await HarnessFixture()
+        fixture.service.submitLatency = 0.05
+        let (go, letGo) = AsyncStream.makeStream(of: Void.self)
+        let completed = DispatchSemaphore(value: 0)
+        let thrown = Recorder<String>()
+        let done = Recorder<Bool>()
+        let app = fixture.app
+        try await runRefresh(fixture) { task in
+            Task.detached {
+                for await _ in go { break }  // the network answer, given while the turn below is open
+                app.bind {
+                    task.setTaskCompleted(success: true)
+                    completed.signal()
+                    do {
+                        try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: HarnessFixture.refresh))
+                    } catch {
+                        thrown.append("\(error)")
+                    }
+                }
+                done.append(true)
+            }
+        }
+        // Another turn of the app, open until the Task has called setTaskCompleted (and goes on to its submit).
+        let completedInTurn = try await fixture.app.run { () -> Bool in
+            letGo.yield()
+            return completed.wait(timeout: .now() + 10) == .success
+        }
+        #expect(completedInTurn)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while done.all.isEmpty || !fixture.service.calls.contains(.complete("run_1", .success(true))) {
+            guard ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(thrown.all.isEmpty)
+        let sent = fixture.service.calls.filter {
+            switch $0 {
+            case .submit, .complete: true
+            default: false
+            }
+        }
+        #expect(sent == [.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true))])
+    }
+
     @Test func R23_theAppIsSuspendedOnceTheHandlerHasReturnedNotInsideSetTaskCompleted() async throws {
         let fixture = try await HarnessFixture()
         let bundleId = fixture.app.bundleId
