@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "bgemu",
             dependencies: [
-                "HTTPServer", "BGEmuClient", "Emulation", "Stores", "Storage", "Service", "API",
+                "HTTPServer", "BGEmuClient", "Emulation", "Stores", "Storage", "Service", "API", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,9 +22,11 @@ final class LogSink: Sendable {
     /// A buffer this large is written by the thread that appends to it.
     static let maximumBytes = 8 << 20
 
-    private let buffer = Mutex<[UInt8]>([])
+    /// Every worker appends its access line here at once: a ``PlainLock`` (a plain futex), not `Mutex`, whose
+    /// priority-inheritance futex puts each contended appender to sleep in the kernel and wakes them one by one.
+    private let buffer = PlainLock<[UInt8]>([])
     /// Held while bytes are written, so that lines reach the descriptor in the order they were appended.
-    private let writing = Mutex<Void>(())
+    private let writing = PlainLock<Void>(())
     private let wake = DispatchSemaphore(value: 0)
     private let descriptor: Int32
 

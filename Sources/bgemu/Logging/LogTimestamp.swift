@@ -1,12 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import Locking
 
 /// `2026-12-01T19:15:18.123Z` for now, as Foundation's ISO 8601 style with fractional seconds writes it, for a
-/// fraction of its cost: the date and time up to the second are made once per second and kept.
+/// fraction of its cost: the date and time up to the second are made once per second and kept (behind a
+/// ``PlainLock``: every access line takes it, from every worker at once).
 enum LogTimestamp {
-    private static let cached = Mutex<(second: Int, text: [UInt8])>((-1, []))
+    private static let cached = PlainLock<(second: Int, text: [UInt8])>((-1, []))
 
     /// Now, in UTC, to the millisecond.
     static func now() -> [UInt8] {
