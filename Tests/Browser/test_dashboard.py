@@ -6,7 +6,7 @@ import plistlib
 import time
 import urllib.request
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 
@@ -45,12 +45,13 @@ def segments(driver, state=None):
 
 def click_fresh(driver, selector, attempts=20):
     """Clicks the element `selector` finds, again if the page re-rendered it between the find and the click (lists,
-    lanes and feed rows are rebuilt as events arrive)."""
+    lanes and feed rows are rebuilt as events arrive: the element is gone, or a row laid out where it was a moment
+    ago takes the click). Rows that overlapped for good would still fail, after 2 s."""
     for attempt in range(attempts):
         try:
             driver.find_element(By.CSS_SELECTOR, selector).click()
             return
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, ElementClickInterceptedException):
             if attempt == attempts - 1:
                 raise
             time.sleep(0.1)
