@@ -43,7 +43,9 @@ struct AuthMiddleware: HTTPMiddleware {
             }
             var context = context
             context[AuthenticatedTenant.self] = tenant
-            context[AuthenticatedKeyId.self] = keyId
+            // Only event streams keep the key's id (they end when it is revoked): every other request would pay
+            // the context's second entry for nothing.
+            if request.method == .get, request.path.hasSuffix("/events") { context[AuthenticatedKeyId.self] = keyId }
             context.addLogMetadata("tenant", tenant.id)  // the access log's line, outside, carries it too
             return try next(request, context)
         }
