@@ -30,15 +30,25 @@ import Testing
             }
         }
         #expect(thrown.all.isEmpty)
-        let sent = fixture.service.calls.filter {
-            switch $0 {
-            case .submit, .complete: true
-            default: false
-            }
-        }
+        let sent = fixture.service.submitsAndCompletions
         #expect(sent == [.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true))])
         let pending = fixture.service.calls.compactMap { if case .submit(let body) = $0 { body.identifier } else { nil } }
         #expect(pending == [HarnessFixture.refresh])
+    }
+
+    /// Waits (10 s at most) for the `Task` to be done and its completion sent, then expects its `submit` to have
+    /// reached the service first, accepted.
+    private func expectSubmitThenCompletion(
+        _ fixture: HarnessFixture, done: Recorder<Bool>, thrown: Recorder<String>
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while done.all.isEmpty || !fixture.service.calls.contains(.complete("run_1", .success(true))) {
+            guard ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(thrown.all.isEmpty)
+        let sent = fixture.service.submitsAndCompletions
+        #expect(sent == [.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true))])
     }
 
     /// A completion from a `Task` after `async` work (outside any turn), then a `submit` that the service is slow to
@@ -64,19 +74,7 @@ import Testing
             }
         }
         try await fixture.device.settle()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while done.all.isEmpty || !fixture.service.calls.contains(.complete("run_1", .success(true))) {
-            guard ContinuousClock.now < deadline else { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(thrown.all.isEmpty)
-        let sent = fixture.service.calls.filter {
-            switch $0 {
-            case .submit, .complete: true
-            default: false
-            }
-        }
-        #expect(sent == [.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true))])
+        try await expectSubmitThenCompletion(fixture, done: done, thrown: thrown)
     }
 
     /// A completion from a `Task` (code no turn waits for) while the harness runs another turn of the app (here a
@@ -112,19 +110,7 @@ import Testing
             return completed.wait(timeout: .now() + 10) == .success
         }
         #expect(completedInTurn)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while done.all.isEmpty || !fixture.service.calls.contains(.complete("run_1", .success(true))) {
-            guard ContinuousClock.now < deadline else { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(thrown.all.isEmpty)
-        let sent = fixture.service.calls.filter {
-            switch $0 {
-            case .submit, .complete: true
-            default: false
-            }
-        }
-        #expect(sent == [.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true))])
+        try await expectSubmitThenCompletion(fixture, done: done, thrown: thrown)
     }
 
     @Test func R23_theAppIsSuspendedOnceTheHandlerHasReturnedNotInsideSetTaskCompleted() async throws {

@@ -40,6 +40,15 @@ final class FakeRemoteDevice: RemoteDevice, @unchecked Sendable {
     var submitLatency: Double?
 
     var calls: [Call] { lock.withLock { recorded } }
+    /// The submits and completions among ``calls``, in order: what a test of their ordering compares.
+    var submitsAndCompletions: [Call] {
+        calls.filter {
+            switch $0 {
+            case .submit, .complete: true
+            default: false
+            }
+        }
+    }
     /// The app's state on the device now (`notRunning` before its first launch).
     func appState(_ bundleId: String) -> String { lock.withLock { states[bundleId] ?? "notRunning" } }
     var virtualNow: Date { lock.withLock { now } }

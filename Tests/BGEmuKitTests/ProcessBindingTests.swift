@@ -136,12 +136,7 @@ import Testing
             fixture.scriptRun("run_1", kind: "appRefresh", identifier: HarnessFixture.refresh)
             try await fixture.device.advanceClock(by: 60)
             #expect(thrown.all.isEmpty)
-            let sent = fixture.service.calls.filter {
-                switch $0 {
-                case .submit, .complete: true
-                default: false
-                }
-            }
+            let sent = fixture.service.submitsAndCompletions
             #expect(sent == [.submit(TaskRequestBody(kind: "appRefresh", identifier: HarnessFixture.refresh)), .complete("run_1", .success(true))])
             #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
         }
