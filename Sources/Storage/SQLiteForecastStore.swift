@@ -114,15 +114,24 @@ public struct SQLiteForecastStore: ForecastStore {
 
     @discardableResult
     public func failRunning(_ failure: ForecastFailure, at date: Date) throws -> Int {
-        let error = try Self.json(failure)
-        return try StoreFailure.mapping {
-            try database.write { db in
-                try db.execute(
-                    "UPDATE forecasts SET state = 'failed', error = ?, finished_at = ? WHERE state = 'running'",
-                    [error, StorageDate.text(date)])
-                return db.changes
-            }
+        try StoreFailure.mapping {
+            try database.write { db in try Self.failRunning(failure, at: date, db) }
         }
+    }
+
+    /// Fails the forecasts still running — of `tenantId`, or of every tenant — inside the caller's write (a restart,
+    /// or a tenant's import: neither carries a run over); answers how many.
+    static func failRunning(
+        _ failure: ForecastFailure, at date: Date, tenantId: String? = nil, _ db: SQLiteConnection
+    ) throws -> Int {
+        var sql = "UPDATE forecasts SET state = 'failed', error = ?, finished_at = ? WHERE state = 'running'"
+        var arguments: SQLiteArguments = [try json(failure), StorageDate.text(date)]
+        if let tenantId {
+            sql += " AND tenant_id = ?"
+            arguments.append(tenantId)
+        }
+        try db.execute(sql, arguments)
+        return db.changes
     }
 
     private static func record(_ row: SQLiteRow) throws -> ForecastRecord {
@@ -138,7 +147,7 @@ public struct SQLiteForecastStore: ForecastStore {
     }
 
     /// JSON with sorted keys, as the API writes it.
-    static func json<T: Encodable>(_ value: T) throws -> String {
+    private static func json<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try CompactJSONEncoder(escapesSlashes: false).encode(value), as: UTF8.self)
     }
 }

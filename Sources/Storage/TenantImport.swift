@@ -51,9 +51,7 @@ struct TenantImport {
         }
         // A forecast that was running on the source is not carried over: its run stays there and ends with the
         // tenant's deletion, so here it is failed, as a restart fails one (the client creates it again).
-        try db.execute(
-            "UPDATE forecasts SET state = 'failed', error = ?, finished_at = ? WHERE tenant_id = ? AND state = 'running'",
-            [try SQLiteForecastStore.json(ForecastFailure.tenantMoved), StorageDate.text(importedAt), document.tenantId])
+        _ = try SQLiteForecastStore.failRunning(.tenantMoved, at: importedAt, tenantId: document.tenantId, db)
         // This move's generation of the id map, then the log's sequence past every id the import took.
         for run in runs {
             try db.execute(

@@ -85,9 +85,10 @@ struct ServiceProcess {
         // an export no larger than the largest import (`--max-upload-mib`), so that none is built in vain or too big;
         // an import's event ids are skipped by the live fan-out, and its keys are taken at once.
         let moveStore = SQLiteTenantMoveStore(database: database)
-        let maximumImportBytes = max(configuration.maxUploadSize, HTTPServerConfiguration().maxBodySize)
+        // The largest upload, and so the largest import (and about the largest export) a request may bring.
+        let maxUploadSize = max(configuration.maxUploadSize, HTTPServerConfiguration().maxBodySize)
         environment.tenantMoves = TenantMoves(
-            store: moveStore, fences: try TenantMoves.fences(of: moveStore), maximumExportBytes: maximumImportBytes,
+            store: moveStore, fences: try TenantMoves.fences(of: moveStore), maximumExportBytes: maxUploadSize,
             imported: { [credentials = environment.credentials] imported in
                 if let ids = imported.eventIds { hub.skipImported(ids) }
                 credentials.invalidate()
@@ -132,7 +133,6 @@ struct ServiceProcess {
         serverConfiguration.bodyRateWindow = .milliseconds(Int(configuration.bodyRateWindow * 1000))
         serverConfiguration.maxStreamBacklog = configuration.maxStreamBacklog
         serverConfiguration.maxStreamBacklogTotal = configuration.maxStreamMemory
-        let maxUploadSize = max(configuration.maxUploadSize, serverConfiguration.maxBodySize)
         serverConfiguration.bodySizeLimit = { method, path in APIRouter.isUpload(method, path) ? maxUploadSize : nil }
         serverConfiguration.offloadKey = APIRouter.offloadKey
         // A refused upload is held as the rate limiter's refusals are (--rate-limit-hold): clients retrying at once

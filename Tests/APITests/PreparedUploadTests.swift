@@ -131,7 +131,8 @@ import Stores
         let middleware = PreparationMiddleware([preparation], pool: pool)
         var context = HTTPRequestContext(requestId: "test", logger: Logger(label: "test"))
         context.route = "/v1/devices/{deviceId}/apps"
-        context[AuthenticatedTenant.self] = Tenant(id: "tenant-a", name: "a", createdAt: Date(timeIntervalSince1970: 0))
+        context[AuthenticatedTenant.self] = AuthenticatedKey(
+            tenant: Tenant(id: "tenant-a", name: "a", createdAt: Date(timeIntervalSince1970: 0)), keyId: "key-a")
         let body = Array(AppUploadTests.templatePlist.utf8)
         func digestSeen(headers: HTTPHeaders) throws -> String? {
             let request = HTTPRequest(method: .post, target: "/v1/devices/dev_1/apps", headers: headers, body: body)

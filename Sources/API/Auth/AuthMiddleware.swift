@@ -42,10 +42,7 @@ struct AuthMiddleware: HTTPMiddleware {
                 throw Problems.unauthorized("The API key is not valid or has been revoked.")
             }
             var context = context
-            context[AuthenticatedTenant.self] = tenant
-            // Only event streams keep the key's id (they end when it is revoked): every other request would pay
-            // the context's second entry for nothing.
-            if request.method == .get, request.path.hasSuffix("/events") { context[AuthenticatedKeyId.self] = keyId }
+            context[AuthenticatedTenant.self] = AuthenticatedKey(tenant: tenant, keyId: keyId)
             context.addLogMetadata("tenant", tenant.id)  // the access log's line, outside, carries it too
             return try next(request, context)
         }

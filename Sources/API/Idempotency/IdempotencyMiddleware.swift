@@ -38,7 +38,7 @@ struct IdempotencyMiddleware: HTTPMiddleware {
         next: (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
     ) throws -> HTTPResponse {
         guard request.method == .post, let key = request.headers[Idempotency.header],
-            let tenant = context[AuthenticatedTenant.self]
+            let tenant = context[AuthenticatedTenant.self]?.tenant
         else { return try next(request, context) }
         guard Idempotency.isValid(key) else { throw Problems.invalidIdempotencyKey() }
         guard idempotency.inFlight.claim(tenantId: tenant.id, key: key) else { throw Problems.idempotencyKeyInFlight() }

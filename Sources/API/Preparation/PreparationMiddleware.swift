@@ -40,7 +40,7 @@ struct PreparationMiddleware: HTTPMiddleware {
             request.discardBody()
             return (request, digest, outcome)
         }
-        let (decoded, digest, outcome) = if let pool, let tenant = context[AuthenticatedTenant.self] {
+        let (decoded, digest, outcome) = if let pool, let tenant = context[AuthenticatedTenant.self]?.tenant {
             try pool.run(tenant: tenant.id, job)
         } else {
             try job()

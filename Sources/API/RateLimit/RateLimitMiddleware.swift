@@ -47,7 +47,7 @@ struct RateLimitMiddleware: HTTPMiddleware {
         _ request: HTTPRequest, context: HTTPRequestContext,
         next: (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
     ) throws -> HTTPResponse {
-        guard let tenant = context[AuthenticatedTenant.self] else { return try next(request, context) }
+        guard let tenant = context[AuthenticatedTenant.self]?.tenant else { return try next(request, context) }
         // An answer made from the head alone, the body unread: when this middleware judged that head refused,
         // it stays refused, even if a token came back in the microseconds since.
         let bodyUnread = Self.bodyUnread(request)

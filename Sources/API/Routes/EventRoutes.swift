@@ -23,7 +23,7 @@ enum EventRoutes {
     ) {
         routes.get("/events") { request, context in
             try respond(
-                to: request, tenantId: try context.tenant().id, keyId: context[AuthenticatedKeyId.self], deviceId: nil,
+                to: request, tenantId: try context.tenant().id, keyId: context[AuthenticatedTenant.self]?.keyId, deviceId: nil,
                 hub: hub, store: store,
                 prunedEvents: prunedEvents, eventIdAfterMoves: eventIdAfterMoves, refused: refused)
         }
@@ -33,7 +33,7 @@ enum EventRoutes {
             let deviceId = try context.parameters.require("deviceId")
             guard try deviceExists(tenantId, deviceId) else { throw Problems.notFound("device", deviceId) }
             return try respond(
-                to: request, tenantId: tenantId, keyId: context[AuthenticatedKeyId.self], deviceId: deviceId, hub: hub,
+                to: request, tenantId: tenantId, keyId: context[AuthenticatedTenant.self]?.keyId, deviceId: deviceId, hub: hub,
                 store: store, prunedEvents: prunedEvents,
                 eventIdAfterMoves: eventIdAfterMoves, refused: refused)
         }
