@@ -8,7 +8,7 @@ import Stores
 /// (which appends in the transaction that changes the device) and the event store (which reads).
 enum EventRows {
     /// The columns a read selects, in the order ``recorded(_:)`` expects.
-    static let columns = "id, tenant_id, device_id, bundle_id, type, at, recorded_at, data"
+    static let columns = "id, tenant_id, device_id, bundle_id, type, at, recorded_at, data, original_id"
 
     /// The texts of a batch of events' rows, as UTF-8 in one buffer: each event's `data` text, then its `type`, then
     /// its `bundle_id` if it has one. They are bound where they are (no copy by SQLite, no `String` per field).
@@ -147,13 +147,15 @@ enum EventRows {
         var at: Int64
         var recordedAt: Date
         var data: String
+        var originalId: Int64?
     }
 
     /// The columns of a row selected with ``columns``.
     static func raw(_ row: SQLiteRow) throws -> Raw {
         Raw(
             id: try row[0], tenantId: try row[1], deviceId: try row[2], bundleId: try row[3], type: try row[4],
-            at: try row[5], recordedAt: try StorageDate.read(row, 6), data: try row[7])
+            at: try row[5], recordedAt: try StorageDate.read(row, 6), data: try row[7],
+            originalId: try row[8])
     }
 
     static func decode(_ raw: Raw) throws -> RecordedEvent {
@@ -161,6 +163,7 @@ enum EventRows {
             type: EventType(raw.type), bundleId: raw.bundleId, at: VirtualInstant(milliseconds: raw.at),
             data: try EventJSON.decode(raw.data))
         return RecordedEvent(
-            id: raw.id, tenantId: raw.tenantId, deviceId: raw.deviceId, event: event, recordedAt: raw.recordedAt)
+            id: raw.id, tenantId: raw.tenantId, deviceId: raw.deviceId, event: event, recordedAt: raw.recordedAt,
+            originalId: raw.originalId)
     }
 }

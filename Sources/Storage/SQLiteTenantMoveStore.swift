@@ -116,6 +116,12 @@ public struct SQLiteTenantMoveStore: TenantMoveStore {
         }
     }
 
+    public func originalEventId(_ id: Int64, tenantId: String) throws -> Int64 {
+        try StoreFailure.mapping {
+            try database.read { db in try EventIdMoves.original(id, tenantId: tenantId, db) }
+        }
+    }
+
     static func exported(_ value: SQLiteValue) -> TenantExport.Value {
         switch value {
         case .null: .null

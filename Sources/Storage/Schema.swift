@@ -48,7 +48,8 @@ extension DatabaseMigrator {
                 """)
         }
         migrator.registerMigration("003_events") { db in
-            // The event log: `id` is the SSE id, strictly increasing service-wide and never reused (AUTOINCREMENT).
+            // The event log: `id` is strictly increasing service-wide and never reused (AUTOINCREMENT), and the SSE id
+            // of an event recorded here (one a move brought keeps its own in `original_id`, migration 010).
             // No reference to devices: a device's events outlive it; a tenant's go with it. `at` is the virtual
             // instant in milliseconds; `data` is JSON with sorted keys (see `EventJSON`).
             // `devices.clock_mode` mirrors the document's `clock.mode`, so that the realtime devices are found
@@ -184,6 +185,7 @@ extension DatabaseMigrator {
                 """)
         }
         migrator.registerMigration("009_tenant_moves", TenantMoveSchema.migration)
+        migrator.registerMigration("010_event_original_ids", TenantMoveSchema.originalIds)
         return migrator
     }()
 }

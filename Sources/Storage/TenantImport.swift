@@ -1,4 +1,5 @@
-// One tenant's import: checks, renumbering of its event ids, and every row inserted inside the caller's write.
+// One tenant's import: checks, renumbering of its event ids (each keeping the id its clients know), and every row
+// inserted inside the caller's write.
 import Emulation
 import Foundation
 import Stores
@@ -35,15 +36,25 @@ struct TenantImport {
             case "event_watermarks", "tenant_event_watermarks": "pruned_through"
             default: nil
             }
+            // An event keeps the id its tenant's clients know it by as `original_id` (the one it had where it was
+            // first recorded), a column that a source older than migration 010 does not send.
+            var columns = table.columns
+            var rows = table.rows
+            if moved.name == "events", !columns.contains("original_id") {
+                columns.append("original_id")
+                rows = rows.map { $0 + [.null] }
+            }
+            let originalIndex = moved.name == "events" ? columns.firstIndex(of: "original_id") : nil
             let sql = "INSERT INTO \(TenantTables.quoted(moved.name)) ("
-                + table.columns.map(TenantTables.quoted).joined(separator: ", ") + ") VALUES ("
-                + Array(repeating: "?", count: table.columns.count).joined(separator: ", ") + ")"
+                + columns.map(TenantTables.quoted).joined(separator: ", ") + ") VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
             let insert = try db.makeStatement(sql)
-            let renumberedIndex = renumbered.flatMap { table.columns.firstIndex(of: $0) }
-            for row in table.rows {
+            let renumberedIndex = renumbered.flatMap { columns.firstIndex(of: $0) }
+            for row in rows {
                 var values: SQLiteArguments = row.map { SQLiteTenantMoveStore.stored($0) }
                 if let index = renumberedIndex, case .integer(let old) = row[index], let new = newIds[old] {
                     values[index] = new
+                    if let originalIndex, row[originalIndex] == .null { values[originalIndex] = old }
                 }
                 try insert.execute(values)
             }

@@ -1,4 +1,4 @@
-// The tables of tenant moves between shards (issue 30): migration 009.
+// The tables of tenant moves between shards (issue 30): migrations 009 and 010.
 
 /// Migration `009_tenant_moves`:
 /// - `tenant_fences`: the tenants whose writes are fenced (`503`) for a move. A row, not memory, so that a source
@@ -23,5 +23,12 @@ enum TenantMoveSchema {
                 PRIMARY KEY (tenant_id, through, old_start)
             ) STRICT, WITHOUT ROWID;
             """)
+    }
+
+    /// Migration `010_event_original_ids`: `events.original_id`, the id an event imported by a move had on the shard
+    /// it was first recorded on, which its tenant's clients know it by (NULL: the event was recorded here, and its
+    /// `id` is the one they know). See ``EventIdMoves``.
+    static let originalIds: @Sendable (SQLiteConnection) throws -> Void = { db in
+        try db.execute("ALTER TABLE events ADD COLUMN original_id INTEGER")
     }
 }

@@ -20,7 +20,7 @@ enum TenantTables {
         Moved(name: "tenants", tenantColumn: "id", order: "seq", skipped: ["seq"]),
         Moved(name: "api_keys", order: "seq", skipped: ["seq"]),
         Moved(name: "devices", order: "seq", skipped: ["seq"]),
-        // `id` is renumbered by the import (see `EventIdMoves`).
+        // `id` is renumbered by the import, the id the clients know kept in `original_id` (see `EventIdMoves`).
         Moved(name: "events", order: "id"),
         Moved(name: "event_counts", order: "device_id"),
         // `pruned_through` is an event id: renumbered with the events.

@@ -1,22 +1,35 @@
 import Emulation
 import Foundation
 
-/// An event as stored: its service-wide id (strictly increasing, the SSE id), owner and wall time.
+/// An event as stored: its service-wide id (strictly increasing), the id its tenant's clients know it by (the SSE
+/// id), owner and wall time.
 public struct RecordedEvent: Sendable, Equatable {
+    /// Its place in this shard's log: strictly increasing service-wide in commit order.
     public var id: Int64
+    /// The id the event had on the shard it was first recorded on, when a move of its tenant brought it here (the
+    /// import renumbers the log, see `EventIdMoves` in Storage); nil for an event recorded here.
+    public var originalId: Int64?
     public var tenantId: String
     public var deviceId: String
     public var event: EmulationEvent
     /// Wall-clock time of recording.
     public var recordedAt: Date
 
-    public init(id: Int64, tenantId: String, deviceId: String, event: EmulationEvent, recordedAt: Date) {
+    public init(
+        id: Int64, tenantId: String, deviceId: String, event: EmulationEvent, recordedAt: Date, originalId: Int64? = nil
+    ) {
         self.id = id
+        self.originalId = originalId
         self.tenantId = tenantId
         self.deviceId = deviceId
         self.event = event
         self.recordedAt = recordedAt
     }
+
+    /// The id the tenant's clients know the event by, whichever shard answers: its SSE id, its `id` in a page, the
+    /// page cursor after it. A client names it back (`Last-Event-ID`, `after`, a cursor) and the shard finds its
+    /// place in the log from it.
+    public var publicId: Int64 { originalId ?? id }
 }
 
 /// Which events a reader wants: all of a tenant's, or narrowed by device, app, type prefix and run.

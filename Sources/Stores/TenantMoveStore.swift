@@ -23,6 +23,11 @@ public protocol TenantMoveStore: Sendable {
     /// The event id `id` as it is on this shard, for a client of `tenantId` that resumes from an id it read on a
     /// shard the tenant was moved from; `id` itself when the tenant was never moved here.
     func eventIdAfterMoves(_ id: Int64, tenantId: String) throws -> Int64
+
+    /// The event id `id` of this shard as the clients of `tenantId` know it: the id it had on the shard it was first
+    /// recorded on, when a move brought it here (the inverse of ``eventIdAfterMoves(_:tenantId:)``); `id` itself
+    /// for an id of this shard's own.
+    func originalEventId(_ id: Int64, tenantId: String) throws -> Int64
 }
 
 /// What an import did.
@@ -30,9 +35,9 @@ public struct ImportedTenant: Sendable, Equatable {
     public var tenantId: String
     /// How many rows it wrote, by table.
     public var rows: [String: Int]
-    /// The event ids the import took from the log's sequence (its events', renumbered, and those given to the
-    /// source's pruning watermarks): ids that will never be published, which the live fan-out must skip. Nil
-    /// when it took none.
+    /// The ids of the log's sequence the import took (its events' places here, and those given to the source's
+    /// pruning watermarks; the events keep the ids their clients know as ``RecordedEvent/originalId``): ids that
+    /// will never be published, which the live fan-out must skip. Nil when it took none.
     public var eventIds: ClosedRange<Int64>?
 
     public init(tenantId: String, rows: [String: Int], eventIds: ClosedRange<Int64>?) {

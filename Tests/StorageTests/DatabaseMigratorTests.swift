@@ -97,7 +97,7 @@ import Testing
         try withDatabase { database throws in
             #expect(try DatabaseMigrator.bgemu.appliedMigrations(database) == [
                 "001_tenants", "002_devices", "003_events", "004_events_by_run", "005_idempotency", "006_event_retention",
-                "007_forecasts", "008_event_counts", "009_tenant_moves",
+                "007_forecasts", "008_event_counts", "009_tenant_moves", "010_event_original_ids",
             ])
             let tables = try database.read { db throws in
                 try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {

@@ -405,7 +405,7 @@ import Stores
             }
             #expect(try DatabaseMigrator.bgemu.migrate(database) == [
                 "003_events", "004_events_by_run", "005_idempotency", "006_event_retention", "007_forecasts",
-                "008_event_counts", "009_tenant_moves",
+                "008_event_counts", "009_tenant_moves", "010_event_original_ids",
             ])
             #expect(try SQLiteDeviceStore(database: database).realtimeDevices() == [realtime])
         }

@@ -106,9 +106,22 @@ import Testing
                 for table in document.tables where !["events", "event_watermarks", "tenant_event_watermarks", "event_id_moves"].contains(table.name) {
                     #expect(again.table(table.name) == table, "\(table.name)")
                 }
+                // An event's row: its place in the target's log is new, the id its clients know it by is kept.
                 let columns = try #require(document.table("events")?.columns)
-                let withoutId = { (t: TenantExport.Table?) in t?.rows.map { row in zip(columns, row).filter { $0.0 != "id" }.map(\.1) } }
-                #expect(withoutId(again.table("events")) == withoutId(document.table("events")))
+                let shown = { (t: TenantExport.Table?) -> [[TenantExport.Value]]? in
+                    t?.rows.map { row in
+                        let fields = Dictionary(uniqueKeysWithValues: zip(columns, row))
+                        let known = fields["original_id"] == .null ? fields["id"]! : fields["original_id"]!
+                        return [known] + zip(columns, row).filter { !["id", "original_id"].contains($0.0) }.map(\.1)
+                    }
+                }
+                #expect(shown(again.table("events")) == shown(document.table("events")))
+                let targetEvents = try SQLiteEventStore(database: target).events(tenantId: "ten_1", filter: EventFilter(), afterId: 0, limit: 100)
+                #expect(targetEvents.map(\.publicId) == sourceIds)
+                #expect(targetEvents.map(\.id) == targetIds)
+                for moved in targetEvents {  // the inverse of the map gives each its id back
+                    #expect(try SQLiteTenantMoveStore(database: target).originalEventId(moved.id, tenantId: "ten_1") == moved.publicId)
+                }
                 #expect(try SQLiteTenantStore(database: target).activeKey(hash: makeTenant(1).1.hash) != nil)
 
                 // A resume after any id read on the source gives exactly the events after it, by content.
@@ -125,11 +138,14 @@ import Testing
                 let pruned = try #require(try events.prunedRange(tenantId: "ten_1", deviceId: nil))
                 #expect(try moves.eventIdAfterMoves(2, tenantId: "ten_1") < pruned.lastPrunedId)
                 #expect(try moves.eventIdAfterMoves(3, tenantId: "ten_1") == pruned.lastPrunedId)
+                #expect(try moves.originalEventId(pruned.lastPrunedId, tenantId: "ten_1") == 3)  // what a `410` names
                 // New events come after every imported one; the target's own ids pass through unchanged.
                 let new = try #require(try SQLiteDeviceStore(database: target).update(
                     makeDevice("dev_1_a", tenantId: "ten_1"), appending: [event("t.new", at: 100)], recordedAt: date(3_000)))
                 #expect(new[0].id > imported.eventIds!.upperBound)
                 #expect(try moves.eventIdAfterMoves(new[0].id, tenantId: "ten_1") == new[0].id)
+                #expect(try moves.originalEventId(new[0].id, tenantId: "ten_1") == new[0].id)
+                #expect(new[0].originalId == nil && new[0].publicId > sourceIds.last!)
             }
         }
     }
@@ -151,6 +167,10 @@ import Testing
                             tenantId: "ten_1", filter: EventFilter(), afterId: try moves.eventIdAfterMoves(after, tenantId: "ten_1"), limit: 100)
                         #expect(here.map(\.event) == aEvents.dropFirst(index + 1).map(\.event))
                     }
+                    // Two moves on, each event still has the id it had where it was recorded.
+                    let cEvents = try SQLiteEventStore(database: c).events(tenantId: "ten_1", filter: EventFilter(), afterId: 0, limit: 100)
+                    #expect(cEvents.map(\.publicId) == aIds)
+                    #expect(try cEvents.map { try moves.originalEventId($0.id, tenantId: "ten_1") } == aIds)
                 }
             }
         }
