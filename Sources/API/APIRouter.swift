@@ -58,7 +58,7 @@ public enum APIRouter {
             ForecastRoutes.register(on: &v1, env)
             EventRoutes.register(
                 on: &v1, hub: env.events, store: env.events.store, prunedEvents: env.prunedEvents,
-                eventIdAfterMoves: eventIdAfterMoves(env),
+                movedIds: movedEventIds(env),
                 refused: { env.metrics?.streamRefused($0) }
             ) { tenantId, deviceId in
                 try env.devices.exists(deviceId, tenantId: tenantId)
@@ -67,10 +67,12 @@ public enum APIRouter {
         return router
     }
 
-    /// How an event id a client read on a shard its tenant was moved from is found here; nil without moves.
-    static func eventIdAfterMoves(_ env: APIEnvironment) -> EventIdAfterMoves? {
+    /// How the event ids a tenant's clients know map to this shard's log and back; nil without moves.
+    static func movedEventIds(_ env: APIEnvironment) -> MovedEventIds? {
         guard let moves = env.tenantMoves else { return nil }
-        return { id, tenantId in try moves.eventIdAfterMoves(id, tenantId: tenantId) }
+        return MovedEventIds(
+            here: { id, tenantId in try moves.eventIdAfterMoves(id, tenantId: tenantId) },
+            original: { id, tenantId in try moves.originalEventId(id, tenantId: tenantId) })
     }
 
     /// The requests answered off the event loops, and the key they queue under (see

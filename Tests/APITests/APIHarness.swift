@@ -57,7 +57,13 @@ final class APIHarness: @unchecked Sendable {
             events: hub,
             credentials: Credentials(store: tenants, adminTokenHash: KeyHasher.sha256Hex(Self.adminToken)),
             wallClock: { [wallClock] in wallClock.now }, isReady: { database.ping() },
-            idempotency: idempotency, rateLimiter: rateLimiter)
+            idempotency: idempotency,
+            prunedEvents: { [events = SQLiteEventStore(database: database)] tenantId, deviceId in
+                try events.prunedRange(tenantId: tenantId, deviceId: deviceId).map {
+                    PrunedEvents(lastPrunedId: $0.lastPrunedId, oldestHeldId: $0.oldestHeldId)
+                }
+            },
+            rateLimiter: rateLimiter)
         env.metrics = metrics
         forecasts = ForecastService(
             store: SQLiteForecastStore(database: database), maximumDeviceDays: 2_000, threads: 2,

@@ -20,7 +20,7 @@ struct EventBody: Encodable {
     var data: [String: EventValue]
 
     init(_ recorded: RecordedEvent) {
-        id = recorded.id
+        id = recorded.publicId  // as the tenant's clients know it, after a move too
         type = recorded.event.type.rawValue
         deviceId = recorded.deviceId
         bundleId = recorded.event.bundleId
@@ -33,7 +33,7 @@ struct EventBody: Encodable {
     /// echoes in `Last-Event-ID`), `event:` its type, `data:` this body's JSON on one line.
     static func streamBytes(_ recorded: RecordedEvent, encoder: CompactJSONEncoder) throws -> [UInt8] {
         let json = String(decoding: try encoder.encode(EventBody(recorded)), as: UTF8.self)
-        return ServerSentEvent(id: String(recorded.id), event: recorded.event.type.rawValue, data: json).encoded()
+        return ServerSentEvent(id: String(recorded.publicId), event: recorded.event.type.rawValue, data: json).encoded()
     }
 
     /// The encoder of stream data: as `JSONBody.response`, keys sorted and slashes as they are.

@@ -6,8 +6,8 @@ struct TenantFenceBody: Encodable {
     var fenced: Bool
 }
 
-/// The answer of `POST /v1/admin/tenants/import`: the tenant created, its rows by table, and the event ids the
-/// import gave its events (renumbered; resumes from the source's ids are translated).
+/// The answer of `POST /v1/admin/tenants/import`: the tenant created, its rows by table, and the places in this
+/// shard's log the import took (its events keep the ids their clients know; these are where they are in the log).
 struct ImportedTenantBody: Encodable {
     var tenantId: String
     var rows: [String: Int]

@@ -39,7 +39,7 @@ public struct ScenarioReport: Encodable, Sendable {
         var data: [String: EventValue]
 
         init(_ recorded: RecordedEvent, seconds: Double) {
-            id = recorded.id
+            id = recorded.publicId  // as the tenant's clients know it, after a move too
             type = recorded.event.type.rawValue
             bundleId = recorded.event.bundleId
             at = RFC3339.format(recorded.event.at)

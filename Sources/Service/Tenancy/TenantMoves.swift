@@ -92,4 +92,9 @@ public struct TenantMoves: Sendable {
     public func eventIdAfterMoves(_ id: Int64, tenantId: String) throws -> Int64 {
         try store.eventIdAfterMoves(id, tenantId: tenantId)
     }
+
+    /// `id` of this shard as the clients of `tenantId` know it (the id it had where it was first recorded).
+    public func originalEventId(_ id: Int64, tenantId: String) throws -> Int64 {
+        try store.originalEventId(id, tenantId: tenantId)
+    }
 }
