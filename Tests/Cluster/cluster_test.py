@@ -392,7 +392,8 @@ def run(binary: str, shards: dict[str, Shard], proxy: Proxy, replica: Proxy, fol
 
     # A stream of the mover's events through the proxy, open across the move: it ends when the tenant leaves the
     # source, and a resume from its last id through the proxy continues on the target with no gap or duplicate.
-    events_before_move = len(all_ids(proxy.port, mover["apiKey"], "events"))
+    ids_before_move = all_ids(proxy.port, mover["apiKey"], "events")
+    events_before_move = len(ids_before_move)
     mover_path = f"/v1/events?access_token={urllib.parse.quote(mover['apiKey'])}"
     mover_stream = EventStream(proxy.port, mover_path)
     writer = threading.Thread(target=write_load)
@@ -430,6 +431,12 @@ def run(binary: str, shards: dict[str, Shard], proxy: Proxy, replica: Proxy, fol
               f"resumed through the proxy with the source's Last-Event-ID, the stream continues on the target: no gap, "
               f"no duplicate ({len(seen_moving)} on the source + {len(tail)} on the target = "
               f"{len(stored_moving) - events_before_move} stored since it opened)")
+        streamed_ids = [event_id for event_id, _ in seen_moving]
+        check(stored_moving[:events_before_move] == ids_before_move
+              and stored_moving[events_before_move:events_before_move + len(streamed_ids)] == streamed_ids,
+              f"the moved events keep their ids on the target: the {events_before_move} read before the move and the "
+              f"{len(streamed_ids)} streamed from the source are listed there with the same ids "
+              f"({ids_before_move[:1]}…{streamed_ids[-1:]})")
 
     # A forecast split four ways with GNU parallel equals the unsplit one byte for byte.
     if shutil.which("parallel"):

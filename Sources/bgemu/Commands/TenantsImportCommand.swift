@@ -7,9 +7,9 @@ struct TenantsImportCommand: ParsableCommand {
         commandName: "import", abstract: "Create a tenant from its export, with all its rows.",
         discussion: """
             POST /v1/admin/tenants/import, in one transaction. Refused (409 tenantExists) when the tenant's id or \
-            name, one of its keys or devices exists on the service already. Its keys work at once. Its events are \
-            renumbered above the service's ids; a client resuming with an id it read on the source \
-            (Last-Event-ID, after=, a cursor) continues exactly where it was.
+            name, one of its keys or devices exists on the service already. Its keys work at once. Its events keep \
+            their ids (pages, cursors and streams show the ones the source showed), and a client resuming with an \
+            id it read on the source (Last-Event-ID, after=, a cursor) continues exactly where it was.
             """)
 
     @Argument(help: "The export's file (- for standard input).")
