@@ -12,21 +12,21 @@ import Testing
         let cases = [
             AccessLogLine(
                 level: .info, method: .get, target: "/v1/devices/d1?access_token=REDACTED", status: .ok, bytes: 512,
-                durationMilliseconds: "0.042", route: "/v1/devices/{deviceId}",
+                duration: .microseconds(42), route: "/v1/devices/{deviceId}",
                 metadata: [("request-id", "fe466f-1-df1e5"), ("tenant", "ten_3f9c")]),
             AccessLogLine(
                 level: .info, method: .post, target: "/nowhere", status: .notFound, bytes: nil,
-                durationMilliseconds: "12.345", route: nil, metadata: [("request-id", "r-2")]),
+                duration: .microseconds(12_345), route: nil, metadata: [("request-id", "r-2")]),
             AccessLogLine(
-                level: .notice, method: .get, target: "/healthz", status: .ok, bytes: 15, durationMilliseconds: "0.000",
+                level: .notice, method: .get, target: "/healthz", status: .ok, bytes: 15, duration: .nanoseconds(999),
                 route: "/healthz", metadata: [("request-id", "a b=c")]),
             // Request metadata whose keys sort before, between and after the http.* keys, given unsorted.
             AccessLogLine(
                 level: .info, method: .delete, target: "/v1/devices/x", status: .noContent, bytes: 0,
-                durationMilliseconds: "1.000", route: "/v1/devices/{deviceId}",
+                duration: .milliseconds(1), route: "/v1/devices/{deviceId}",
                 metadata: [("zeta", "last"), ("request-id", "r-4"), ("alpha", "first"), ("http.m", "between")]),
             AccessLogLine(
-                level: .info, method: .get, target: "/", status: .ok, bytes: 1_234_567_890_123, durationMilliseconds: "0.001",
+                level: .info, method: .get, target: "/", status: .ok, bytes: 1_234_567_890_123, duration: .seconds(86_400) + .microseconds(1),
                 route: nil, metadata: []),
         ]
         let writer = ServiceAccessLogWriter(label: "bgemu")

@@ -134,6 +134,9 @@ struct MiddlewareAccessLogTests {
         #expect(AccessLogMiddleware.milliseconds(.milliseconds(12) + .microseconds(340)) == "12.340")
         #expect(AccessLogMiddleware.milliseconds(.seconds(2)) == "2000.000")
         #expect(AccessLogMiddleware.milliseconds(.zero) == "0.000")
+        #expect(AccessLogMiddleware.milliseconds(.seconds(86_400 * 365) + .nanoseconds(999)) == "31536000000.000")
+        #expect(AccessLogMiddleware.milliseconds(.microseconds(-5)) == "0.000")
+        #expect(AccessLogMiddleware.milliseconds(.nanoseconds(1_234_567_891)) == "1234.567")
     }
 }
 

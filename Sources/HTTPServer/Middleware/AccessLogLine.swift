@@ -11,8 +11,8 @@ public struct AccessLogLine: Sendable {
     public var status: HTTPStatus
     /// The body's size, when the answer has a sized one.
     public var bytes: Int?
-    /// The duration in milliseconds with three decimals (`12.345`).
-    public var durationMilliseconds: String
+    /// How long the answer took.
+    public var duration: Duration
     /// The pattern of the route that matched.
     public var route: String?
     /// The request's log metadata: its id (`request-id`) and what the middleware added (`tenant`), as the
@@ -21,17 +21,24 @@ public struct AccessLogLine: Sendable {
 
     public init(
         level: Logger.Level, method: HTTPMethod, target: String, status: HTTPStatus, bytes: Int?,
-        durationMilliseconds: String, route: String?, metadata: [(key: String, value: String)]
+        duration: Duration, route: String?, metadata: [(key: String, value: String)]
     ) {
         self.level = level
         self.method = method
         self.target = target
         self.status = status
         self.bytes = bytes
-        self.durationMilliseconds = durationMilliseconds
+        self.duration = duration
         self.route = route
         self.metadata = metadata
     }
+
+    /// The duration in milliseconds with three decimals (`12.345`), as the `Logger` path writes it.
+    public var durationMilliseconds: String { AccessLogMiddleware.milliseconds(duration) }
+
+    /// The duration in whole microseconds, at least 0: what ``durationMilliseconds`` writes, for a writer that
+    /// writes its digits itself.
+    public var durationMicroseconds: Int64 { AccessLogMiddleware.microseconds(duration) }
 
     /// The message, as the `Logger` path writes it: `GET /v1/devices 200`.
     public var message: String { "\(method) \(target) \(status.code)" }

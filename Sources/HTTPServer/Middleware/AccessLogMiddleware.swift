@@ -57,7 +57,7 @@ public struct AccessLogMiddleware: HTTPMiddleware {
         if let writer {
             writer.write(AccessLogLine(
                 level: level, method: request.method, target: target, status: status, bytes: bytes,
-                durationMilliseconds: Self.milliseconds(duration), route: context.route, metadata: context.logMetadata))
+                duration: duration, route: context.route, metadata: context.logMetadata))
             return
         }
         context.logger.log(
@@ -89,11 +89,35 @@ public struct AccessLogMiddleware: HTTPMiddleware {
         return target[...mark] + pairs.joined(separator: "&")
     }
 
-    /// `duration` in milliseconds with three decimals (`12.345`).
-    static func milliseconds(_ duration: Duration) -> String {
+    /// `duration` in whole microseconds, at least 0.
+    static func microseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        let micros = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-        let fraction = String(micros % 1000)
-        return "\(micros / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        return max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+    }
+
+    /// `duration` in milliseconds with three decimals (`12.345`).
+    ///
+    /// Written as digits into a buffer on the stack: a duration of up to 11 digits is a small string, so making one
+    /// allocates nothing (each access line makes one).
+    static func milliseconds(_ duration: Duration) -> String {
+        var micros = microseconds(duration)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            var start = 24
+            func digit(_ value: Int64) {
+                start -= 1
+                text[start] = UInt8(ascii: "0") + UInt8(value)
+            }
+            for _ in 0..<3 {
+                digit(micros % 10)
+                micros /= 10
+            }
+            start -= 1
+            text[start] = UInt8(ascii: ".")
+            repeat {
+                digit(micros % 10)
+                micros /= 10
+            } while micros > 0
+            return String(decoding: UnsafeBufferPointer(rebasing: text[start...]), as: UTF8.self)
+        }
     }
 }

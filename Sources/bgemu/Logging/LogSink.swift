@@ -24,7 +24,9 @@ final class LogSink: Sendable {
 
     /// Every worker appends its access line here at once: a ``PlainLock`` (a plain futex), not `Mutex`, whose
     /// priority-inheritance futex puts each contended appender to sleep in the kernel and wakes them one by one.
-    private let buffer = PlainLock<[UInt8]>([])
+    /// The bytes appended and not yet written, and an empty buffer with the capacity of the last one written, which
+    /// takes their place when they are taken to be written (so that neither is allocated anew each time).
+    private let buffer = PlainLock<(pending: [UInt8], spare: [UInt8])>(([], []))
     /// Held while bytes are written, so that lines reach the descriptor in the order they were appended.
     private let writing = PlainLock<Void>(())
     private let wake = DispatchSemaphore(value: 0)
@@ -45,9 +47,14 @@ final class LogSink: Sendable {
 
     /// Appends one line (its bytes end in a newline); `urgent` writes it out before returning.
     func append(_ line: [UInt8], urgent: Bool) {
-        let size = buffer.withLock { pending -> Int in
-            pending.append(contentsOf: line)
-            return pending.count
+        line.withUnsafeBufferPointer { append($0, urgent: urgent) }
+    }
+
+    /// Appends one line from where it was made (an access line on the stack, see ``LineCursor``).
+    func append(_ line: UnsafeBufferPointer<UInt8>, urgent: Bool) {
+        let size = buffer.withLock { buffer -> Int in
+            buffer.pending.append(contentsOf: line)
+            return buffer.pending.count
         }
         if urgent || size >= Self.maximumBytes {
             flush()
@@ -59,16 +66,24 @@ final class LogSink: Sendable {
     /// Writes out everything appended so far.
     func flush() {
         writing.withLock { _ in
-            let bytes = buffer.withLock { pending -> [UInt8] in
-                defer { pending.removeAll(keepingCapacity: pending.count <= Self.eagerBytes) }
-                return pending
+            var bytes = buffer.withLock { buffer -> [UInt8] in
+                var taken: [UInt8] = []
+                swap(&taken, &buffer.pending)
+                swap(&buffer.pending, &buffer.spare)
+                return taken
             }
             var offset = 0
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
                 if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }  // standard output closed: nothing more to do
+                if written <= 0 { break }  // standard output closed: nothing more to do
                 offset += written
+            }
+            // Kept for the next time unless a flood made it large.
+            guard bytes.capacity <= Self.eagerBytes * 2 else { return }
+            bytes.removeAll(keepingCapacity: true)
+            buffer.withLock { buffer in
+                if buffer.spare.capacity < bytes.capacity { swap(&buffer.spare, &bytes) }
             }
         }
     }
