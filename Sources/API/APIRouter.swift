@@ -100,11 +100,16 @@ public enum APIRouter {
     /// Whether a request is an app upload (`POST /v1/devices/{deviceId}/apps`), whose body may be a whole `.ipa`,
     /// or a tenant's import (`POST /v1/admin/tenants/import`), whose body is its whole state, and so is allowed
     /// past the general body limit.
+    ///
+    /// Asked for the head of every request: compared byte by byte, without splitting the path into strings (a split
+    /// was ~6,000 instructions a request, callgrind).
     public static func isUpload(_ method: HTTPMethod, _ path: String) -> Bool {
-        if method == .post, path == TenantMoveRoutes.importPath { return true }  // a tenant's whole state
         guard method == .post else { return false }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        return segments.count == 5 && segments[0].isEmpty && segments[1] == "v1" && segments[2] == "devices"
-            && !segments[3].isEmpty && segments[4] == "apps"
+        if path == TenantMoveRoutes.importPath { return true }  // a tenant's whole state
+        // `/v1/devices/{deviceId}/apps`, the id not empty and one segment.
+        let bytes = path.utf8, prefix = "/v1/devices/".utf8, suffix = "/apps".utf8
+        guard bytes.count > prefix.count + suffix.count, bytes.starts(with: prefix), bytes.suffix(suffix.count).elementsEqual(suffix)
+        else { return false }
+        return !bytes.dropFirst(prefix.count).dropLast(suffix.count).contains(UInt8(ascii: "/"))
     }
 }

@@ -199,5 +199,10 @@ import Testing
         #expect(!APIRouter.isUpload(.post, "/v1/devices//apps"))
         #expect(!APIRouter.isUpload(.post, "/v1/devices/dev_1/apps/x/launch"))
         #expect(!APIRouter.isUpload(.post, "/v1/devices"))
+        #expect(!APIRouter.isUpload(.post, "/v1/devices/apps"))  // no id
+        #expect(!APIRouter.isUpload(.post, "/v1/devices/a/b/apps"))  // two segments
+        #expect(!APIRouter.isUpload(.post, "/v2/devices/dev_1/apps"))
+        #expect(APIRouter.isUpload(.post, "/v1/devices/dev%2F1/apps"))  // one segment, as the router sees it
+        #expect(APIRouter.isUpload(.post, "/v1/admin/tenants/import"))
     }
 }

