@@ -13,6 +13,6 @@ extension HTTPRequest {
         if let spooled = extras.spooled, spooled.count > 0 {
             _ = csystem_punch_hole(spooled.descriptor, Int64(spooled.count))
         }
-        self.extras = RequestBodyExtras(spooled: nil, lease: extras.lease, gzipLimit: extras.gzipLimit)
+        self.extras = RequestBodyExtras(spooled: nil, sharingLeaseOf: extras, gzipLimit: extras.gzipLimit)
     }
 }

@@ -1,5 +1,6 @@
 @testable import HTTPServer
 import Glibc
+import Synchronization
 import Testing
 
 /// An upload's body in the parser: spooled to a file past 1 MiB rather than grown in an array, a chunked one
@@ -121,4 +122,31 @@ import Testing
     }
 
     private struct ParseFailed: Error {}
+}
+
+/// An upload's lease (its tenant's upload slot) is given back when its answer is made, whichever copy of the request
+/// holds it: the heavy-work thread that read and discarded the body (or decoded its gzip) keeps a copy with extras of
+/// its own, and at the lowest priority it may drop that copy long after the client had its answer. CI once saw a
+/// tenant's third upload refused `429` because its first two, answered, were still counted.
+@Suite struct UploadLeaseSharingTests {
+    /// A lease that says when it is given back.
+    final class Lease: Sendable {
+        let released: @Sendable () -> Void
+        init(released: @escaping @Sendable () -> Void) { self.released = released }
+        deinit { released() }
+    }
+
+    @Test func endingTheLeaseOfAnAnsweredRequestGivesItBackWhileACopyWithItsBodyDiscardedLives() {
+        let released = Mutex(false)
+        var request = HTTPRequest(method: .post, target: "/upload", body: Array("zip".utf8))
+        request.extras = RequestBodyExtras(
+            spooled: nil, lease: Lease(released: { released.withLock { $0 = true } }), gzipLimit: nil)
+        var heavyWorkCopy = request
+        heavyWorkCopy.discardBody()  // new extras for the copy, as the heavy-work thread makes them
+        #expect(heavyWorkCopy.extras?.lease != nil)
+        request.extras?.endLease()  // the answer is made from the worker's copy
+        #expect(released.withLock { $0 }, "the slot is free before the answer reaches the client")
+        #expect(heavyWorkCopy.extras?.lease == nil)
+        withExtendedLifetime(heavyWorkCopy) {}
+    }
 }

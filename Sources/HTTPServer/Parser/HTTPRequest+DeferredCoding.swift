@@ -31,7 +31,7 @@ extension HTTPRequest {
         case .malformed: return .badRequest("The request body is not valid gzip.")
         case .unstorable: return .bodyUnstorable
         }
-        self.extras = RequestBodyExtras(spooled: spooled, lease: extras.lease, gzipLimit: nil)
+        self.extras = RequestBodyExtras(spooled: spooled, sharingLeaseOf: extras, gzipLimit: nil)
         headers.remove("Content-Encoding")
         return nil
     }
