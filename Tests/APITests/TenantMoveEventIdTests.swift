@@ -61,6 +61,16 @@ import Testing
         let first = target.send(.get, "/v1/events?limit=2", key: tenant.key)
         #expect(first.json["nextCursor"] as? String == String(sourceIds[1]))
         #expect(listedIds(target, key: tenant.key, query: "&cursor=\(sourceIds[1])") == Array(sourceIds.dropFirst(2)))
+        // Newest first, one page at a time: each cursor (`before`) is an id the client knows too.
+        var walked: [Int] = []
+        var cursor: String?
+        repeat {
+            let page = target.send(
+                .get, "/v1/events?order=desc&limit=1" + (cursor.map { "&cursor=\($0)" } ?? ""), key: tenant.key)
+            walked += page.items.compactMap { $0["id"] as? Int }
+            cursor = page.json["nextCursor"] as? String
+        } while cursor != nil && walked.count < 10
+        #expect(walked == sourceIds.reversed())
         for (index, after) in sourceIds.enumerated() {
             #expect(listedIds(target, key: tenant.key, query: "&after=\(after)") == Array(sourceIds.dropFirst(index + 1)))
         }
