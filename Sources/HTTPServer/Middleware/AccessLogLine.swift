@@ -36,8 +36,8 @@ public struct AccessLogLine: Sendable {
     /// The duration in milliseconds with three decimals (`12.345`), as the `Logger` path writes it.
     public var durationMilliseconds: String { AccessLogMiddleware.milliseconds(duration) }
 
-    /// The duration in whole microseconds, at least 0: what ``durationMilliseconds`` writes, for a writer that
-    /// writes its digits itself.
+    /// The duration in whole microseconds, at least 0, for a writer that writes ``durationMilliseconds``'s digits
+    /// itself (``AccessLogMiddleware/writeMilliseconds(microseconds:_:)``).
     public var durationMicroseconds: Int64 { AccessLogMiddleware.microseconds(duration) }
 
     /// The message, as the `Logger` path writes it: `GET /v1/devices 200`.

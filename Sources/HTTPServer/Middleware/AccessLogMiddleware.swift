@@ -100,24 +100,31 @@ public struct AccessLogMiddleware: HTTPMiddleware {
     /// Written as digits into a buffer on the stack: a duration of up to 11 digits is a small string, so making one
     /// allocates nothing (each access line makes one).
     static func milliseconds(_ duration: Duration) -> String {
-        var micros = microseconds(duration)
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
-            var start = 24
-            func digit(_ value: Int64) {
-                start -= 1
-                text[start] = UInt8(ascii: "0") + UInt8(value)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            var count = 0
+            writeMilliseconds(microseconds: microseconds(duration)) { byte in
+                text[count] = byte
+                count += 1
             }
-            for _ in 0..<3 {
-                digit(micros % 10)
-                micros /= 10
-            }
-            start -= 1
-            text[start] = UInt8(ascii: ".")
-            repeat {
-                digit(micros % 10)
-                micros /= 10
-            } while micros > 0
-            return String(decoding: UnsafeBufferPointer(rebasing: text[start...]), as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: text[..<count]), as: UTF8.self)
         }
+    }
+
+    /// `microseconds` (at least 0) as milliseconds with three decimals, `12.345`, a byte at a time (at most 20): the
+    /// one spelling of `http.duration_ms`, for the `Logger` path's string and for a writer of its own
+    /// (``AccessLogLine/durationMicroseconds``).
+    @inlinable
+    public static func writeMilliseconds(microseconds: Int64, _ put: (UInt8) -> Void) {
+        let whole = microseconds / 1000
+        var divisor: Int64 = 1
+        while whole / divisor >= 10 { divisor *= 10 }
+        repeat {
+            put(UInt8(ascii: "0") + UInt8(whole / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+        put(UInt8(ascii: "."))
+        put(UInt8(ascii: "0") + UInt8(microseconds / 100 % 10))
+        put(UInt8(ascii: "0") + UInt8(microseconds / 10 % 10))
+        put(UInt8(ascii: "0") + UInt8(microseconds % 10))
     }
 }

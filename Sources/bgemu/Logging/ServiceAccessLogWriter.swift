@@ -41,7 +41,7 @@ struct ServiceAccessLogWriter: AccessLogWriter {
         // The pieces as locals: the closure below captures them, not the line (whose copies, one per capture, were
         // half of what the line cost, callgrind).
         let level = line.level.rawValue, method = line.method.rawValue, target = line.target, route = line.route
-        let size = line.bytes, status = line.status.code, micros = Int(line.durationMicroseconds)
+        let size = line.bytes, status = line.status.code, micros = line.durationMicroseconds
         return LineCursor.withLine(capacity: capacity, { out in
             if let timestamp { LogTimestamp.put(timestamp, to: &out) }
             out.put(UInt8(ascii: " "))
@@ -60,32 +60,28 @@ struct ServiceAccessLogWriter: AccessLogWriter {
                     next += 1
                 }
             }
+            /// An `http.*` pair's key, after the request's pairs that sort before it; its value is written next.
+            func key(_ key: String, _ out: inout LineCursor) {
+                ownPairs(before: key, &out)
+                out.put(UInt8(ascii: " "))
+                out.put(key)
+                out.put(UInt8(ascii: "="))
+            }
             if let size {
-                ownPairs(before: "http.bytes", &out)
-                out.put(" http.bytes=")
+                key("http.bytes", &out)
                 out.putDecimal(size)
             }
-            ownPairs(before: "http.duration_ms", &out)
-            out.put(" http.duration_ms=")
-            // As `AccessLogLine.durationMilliseconds` writes it, without making the string.
-            out.putDecimal(micros / 1000)
-            out.put(UInt8(ascii: "."))
-            out.put(UInt8(ascii: "0") + UInt8(micros / 100 % 10))
-            out.put(UInt8(ascii: "0") + UInt8(micros / 10 % 10))
-            out.put(UInt8(ascii: "0") + UInt8(micros % 10))
-            ownPairs(before: "http.method", &out)
-            out.put(" http.method=")
+            key("http.duration_ms", &out)
+            AccessLogMiddleware.writeMilliseconds(microseconds: micros) { out.put($0) }
+            key("http.method", &out)
             out.put(method)
             if let route {
-                ownPairs(before: "http.route", &out)
-                out.put(" http.route=")
+                key("http.route", &out)
                 out.put(route)
             }
-            ownPairs(before: "http.status", &out)
-            out.put(" http.status=")
+            key("http.status", &out)
             out.putDecimal(status)
-            ownPairs(before: "http.target", &out)
-            out.put(" http.target=")
+            key("http.target", &out)
             out.put(target)
             ownPairs(before: nil, &out)
             out.put(UInt8(ascii: " "))
