@@ -3,9 +3,12 @@
 Kubernetes: HAProxy's configuration by `haproxy -c` with the environment the compose file and the Kubernetes
 manifest give it; every shard they run has its backend in haproxy.cfg and the --shard-id of its name; the compose
 file's and the manifests' YAML parse and name the same Litestream image as the pinned install; the Litestream
-configuration is read by `litestream restore` (a dry run against an empty file replica).
+configuration is read by `litestream restore` (a dry run against an empty file replica); every Kubernetes resource
+is valid against the Kubernetes API's own schema, strictly (an unknown or misplaced field fails), by
+`kubernetes-validate` (PyPI), as `kubectl apply --validate=strict` would check it.
 
 Usage: python3 Tests/Cluster/check_deploy.py [--haproxy haproxy] [--litestream litestream]
+                                            [--kubernetes-validate kubernetes-validate]
 """
 import argparse
 import os
@@ -42,6 +45,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--haproxy", default="haproxy")
     parser.add_argument("--litestream", default="litestream")
+    parser.add_argument("--kubernetes-validate", default="kubernetes-validate")
     options = parser.parse_args()
     config = open(os.path.join(DEPLOY, "haproxy", "haproxy.cfg")).read()
     backends = set(re.findall(r"^backend shard_(\S+)", config, re.M))
@@ -76,6 +80,18 @@ def main() -> None:
     deployment = next(d for d in documents if d["kind"] == "Deployment")
     container = next(c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "haproxy")
     haproxy_check(options.haproxy, {e["name"]: e["value"] for e in container["env"]}, "the Kubernetes manifest")
+
+    manifests = [os.path.join(DEPLOY, "kubernetes", f) for f in ("shards.yaml", "haproxy.yaml")]
+    manifests.append(os.path.join(DEPLOY, "forecast", "indexed-job.yaml"))
+    for manifest in manifests:
+        kinds = [f"{d['kind']}/{d['metadata']['name']}" for d in yaml.safe_load_all(open(manifest)) if d]
+        result = subprocess.run([options.kubernetes_validate, "--strict", "--no-warn", manifest], capture_output=True,
+                                text=True)
+        passing = result.stdout.count(" passed for resource ")
+        check(result.returncode == 0 and passing == len(kinds),
+              f"Kubernetes: {os.path.relpath(manifest, DEPLOY)} valid against the API schema, strictly "
+              f"({passing} of {len(kinds)}: {', '.join(kinds)})"
+              + ("" if result.returncode == 0 else f": {(result.stdout + result.stderr).strip()[-400:]}"))
 
     with tempfile.TemporaryDirectory() as folder:
         result = subprocess.run(
