@@ -22,7 +22,7 @@ host (`file:///replica`), where production names an S3 store.
 Checks, each printed: every long-running service up and the one-shot steps exited 0; the image's HEALTHCHECK passes
 in each shard (`podman healthcheck run`); `/healthz` through HAProxy; `docker compose run cli tenants create
 --shard sN` (the compose file's own command) places a tenant on each shard, and each tenant's writes through the proxy are
-answered by its shard; the placements are in the map file on the proxy's volume and survive a restart of HAProxy;
+answered by its shard; an event stream through the proxy (`?access_token=`) carries a write's event; the placements are in the map file on the proxy's volume and survive a restart of HAProxy;
 Litestream writes each shard's replica; a stopped shard's tenant alone is answered 503 with Retry-After, and served
 again when it starts; the restore drill — a shard and its volume removed, `up` again: the restore step brings back
 every write acknowledged before the replica caught up; `down -v` leaves no container. Exits 1 on a failed check,
@@ -441,6 +441,22 @@ def checks(compose: Compose, engine: Engine, definition, replica: str) -> None:
         status, headers, body = request("POST", "/v1/devices", tenant["apiKey"], {"name": f"phone-{shard}"})
         check(status == 201 and headers.get("bgemu-shard") == shard,
               f"team-{shard}'s write through the proxy is answered by {shard} ({status}, {headers.get('bgemu-shard')})")
+
+    # An event stream through the proxy, as the dashboard opens it (`?access_token=`): a write's event arrives on it.
+    stream = socket.create_connection(("127.0.0.1", PROXY_PORT), timeout=10)
+    stream.sendall(f"GET /v1/events?access_token={tenants['s1']['apiKey']} HTTP/1.1\r\nHost: compose\r\n"
+                   "Accept: text/event-stream\r\n\r\n".encode())
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += stream.recv(4096)
+    status, _, body = request("POST", "/v1/devices", tenants["s1"]["apiKey"], {"name": "streamed"})
+    streamed = json.loads(body)["id"] if status == 201 else None
+    deadline = time.monotonic() + 10
+    while streamed and streamed.encode() not in received and time.monotonic() < deadline:
+        received += stream.recv(4096)
+    stream.close()
+    check(received.startswith(b"HTTP/1.1 200") and b"text/event-stream" in received and streamed.encode() in received,
+          "an event stream through the proxy (?access_token=) carries the new device's event")
 
     mapped = compose("exec", "-T", "haproxy", "sh", "-c", 'cat "$BGEMU_TENANT_MAP"').stdout
     lines = sorted(line.split() for line in mapped.splitlines() if line.strip() and not line.startswith("#"))
