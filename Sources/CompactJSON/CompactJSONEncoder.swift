@@ -35,12 +35,12 @@ public struct CompactJSONEncoder: Sendable {
         if let writable = value as? any JSONWritable {
             var writer = JSONWriter(options: options)
             try writable.write(to: &writer)
-            return writer.bytes
+            return writer.finish()
         }
         let encoder = NodeEncoder(options: options)
         let node = try encoder.box(value, key: nil)
         var writer = NodeWriter(options: options)
         writer.write(node)
-        return writer.bytes
+        return writer.finish()
     }
 }

@@ -9,7 +9,8 @@ struct NodeWriter {
         out = JSONWriter(options: options)
     }
 
-    var bytes: [UInt8] { out.bytes }
+    /// What has been written, handed over without a copy (``JSONWriter/finish()``).
+    mutating func finish() -> [UInt8] { out.finish() }
 
     mutating func write(_ node: JSONNode) {
         switch node {

@@ -6,56 +6,142 @@ import Foundation
 /// A member's comma is written by ``key(_:)`` itself, and an element's by ``element(_:)``: after `{` or `[` none
 /// is needed, after anything else one is. Keys are written in the order they are given: a ``JSONWritable`` gives
 /// them sorted by their UTF-8 bytes (``object(sorting:_:)`` sorts a dictionary's).
+///
+/// The bytes are written into an array kept at its full capacity (`room`: what has been written is its first
+/// `count` bytes, the rest zeros), each piece by one copy after one check of the room left, so that a key, say,
+/// is a comma, a quote, one `memcpy` of its name and two bytes more, with no array made or grown a byte at a time.
+/// ``finish()`` hands the array over, cut to what was written, without a copy.
 public struct JSONWriter {
-    /// What has been written.
-    public private(set) var bytes: [UInt8] = []
+    /// What has been written, then zeros: `room.count` is the capacity, and nothing is ever written at or past it.
+    private var room: [UInt8]
+    /// How many bytes of `room` have been written.
+    private var count = 0
     /// How strings, slashes and dates are written.
     public let options: CompactJSONEncoder.Options
 
     public init(options: CompactJSONEncoder.Options, capacity: Int = 1024) {
         self.options = options
-        bytes.reserveCapacity(capacity)
+        room = [UInt8](repeating: 0, count: Swift.max(capacity, 0))
+    }
+
+    /// What has been written: a copy of it (the writer keeps writing into its own array); ``finish()`` hands the
+    /// bytes over without one.
+    public var bytes: [UInt8] { Array(room[..<count]) }
+
+    /// What has been written, handed over without a copy; the writer is left empty (with no capacity).
+    public mutating func finish() -> [UInt8] {
+        var written: [UInt8] = []
+        swap(&written, &room)  // `room` is now the writer's no more: `written` is the array's one owner
+        written.removeSubrange(count...)  // in place: only the count changes
+        count = 0
+        return written
+    }
+
+    // MARK: Writing bytes
+
+    /// Makes sure `room` has `needed` bytes after what has been written.
+    @inline(__always)
+    private mutating func reserve(_ needed: Int) {
+        if room.count &- count < needed { grow(needed) }
+    }
+
+    /// A larger array (at least twice the size, and enough for `needed` bytes more), what has been written copied
+    /// into it, the rest zeros.
+    @inline(never)
+    private mutating func grow(_ needed: Int) {
+        let capacity = Swift.max(count + needed, room.count * 2, 64)
+        let written = count
+        room = room.withUnsafeBufferPointer { old in
+            [UInt8](unsafeUninitializedCapacity: capacity) { new, initialized in
+                let end = new.initialize(fromContentsOf: old[..<written])
+                new[end...].initialize(repeating: 0)
+                initialized = capacity
+            }
+        }
+    }
+
+    /// Writes at most `limit` bytes with `body`, given the array's bytes and where to start; `body` returns where
+    /// what it wrote ends. Callers count their bytes: `limit` is reserved first, and `body` writes no more.
+    @inline(__always)
+    private mutating func write(
+        atMost limit: Int, _ body: (UnsafeMutableBufferPointer<UInt8>, Int) -> Int
+    ) {
+        reserve(limit)
+        let start = count
+        count = room.withUnsafeMutableBufferPointer { bytes in
+            let end = body(bytes, start)
+            assert(start <= end && end <= start + limit && end <= bytes.count, "wrote past what was reserved")
+            return end
+        }
+    }
+
+    /// One byte.
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        write(atMost: 1) { bytes, at in
+            bytes[at] = byte
+            return at + 1
+        }
+    }
+
+    /// Bytes as they are, in one copy.
+    private mutating func put(_ source: UnsafeBufferPointer<UInt8>) {
+        guard !source.isEmpty else { return }
+        write(atMost: source.count) { bytes, at in
+            UnsafeMutableBufferPointer(rebasing: bytes[at...]).update(fromContentsOf: source) + at
+        }
     }
 
     // MARK: Containers
 
     /// An object: `body` writes its members with ``key(_:)`` and a value each.
     public mutating func object(_ body: (inout JSONWriter) throws -> Void) rethrows {
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         try body(&self)
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
     }
 
     /// An array of `elements`, each written by `body`.
     public mutating func array<Elements: Sequence>(
         _ elements: Elements, _ body: (inout JSONWriter, Elements.Element) throws -> Void
     ) rethrows {
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         for element in elements {
             separate(after: UInt8(ascii: "["))
             try body(&self, element)
         }
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
     }
 
     /// An object member's key written in the source (a name of letters and digits, which needs no escape), and
     /// its comma when a member came before it; its value is written next.
     public mutating func key(_ literal: StaticString) {
-        separate(after: UInt8(ascii: "{"))
-        bytes.append(UInt8(ascii: "\""))
         literal.withUTF8Buffer { name in
             assert(!name.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") },
                    "a key literal that needs escapes: use key(named:)")
-            bytes.append(contentsOf: name)
+            write(atMost: name.count + 4) { bytes, start in  // `,"` name `":`
+                var at = start
+                if at > 0, bytes[at - 1] != UInt8(ascii: "{") {
+                    bytes[at] = UInt8(ascii: ",")
+                    at += 1
+                }
+                bytes[at] = UInt8(ascii: "\"")
+                at += 1
+                if !name.isEmpty {
+                    at += UnsafeMutableBufferPointer(rebasing: bytes[at...]).update(fromContentsOf: name)
+                }
+                bytes[at] = UInt8(ascii: "\"")
+                bytes[at + 1] = UInt8(ascii: ":")
+                return at + 2
+            }
         }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
     /// An object member's key of any text (a dictionary's), escaped, and its comma when a member came before it.
     public mutating func key(named name: String) {
         separate(after: UInt8(ascii: "{"))
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
     }
 
     /// `dictionary` as an object with keys in JSONEncoder's `.sortedKeys` order, each value written by `body`.
@@ -71,19 +157,40 @@ public struct JSONWriter {
     }
 
     /// One byte of structure (the encoder's own objects and arrays).
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    mutating func append(_ byte: UInt8) { put(byte) }
 
+    /// A comma, unless nothing has been written or the last byte written is `opening`.
     private mutating func separate(after opening: UInt8) {
-        if let last = bytes.last, last != opening { bytes.append(UInt8(ascii: ",")) }
+        if count > 0, room[count - 1] != opening { put(UInt8(ascii: ",")) }
     }
 
     // MARK: Values
 
-    public mutating func null() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    public mutating func null() {
+        write(atMost: 4) { bytes, at in
+            bytes[at] = UInt8(ascii: "n")
+            bytes[at + 1] = UInt8(ascii: "u")
+            bytes[at + 2] = UInt8(ascii: "l")
+            bytes[at + 3] = UInt8(ascii: "l")
+            return at + 4
+        }
+    }
 
     public mutating func bool(_ value: Bool) {
-        if value { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else {
-            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        write(atMost: 5) { bytes, at in
+            if value {
+                bytes[at] = UInt8(ascii: "t")
+                bytes[at + 1] = UInt8(ascii: "r")
+                bytes[at + 2] = UInt8(ascii: "u")
+                bytes[at + 3] = UInt8(ascii: "e")
+                return at + 4
+            }
+            bytes[at] = UInt8(ascii: "f")
+            bytes[at + 1] = UInt8(ascii: "a")
+            bytes[at + 2] = UInt8(ascii: "l")
+            bytes[at + 3] = UInt8(ascii: "s")
+            bytes[at + 4] = UInt8(ascii: "e")
+            return at + 5
         }
     }
 
@@ -91,7 +198,7 @@ public struct JSONWriter {
 
     public mutating func int(_ value: Int64) {
         if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
+            put(UInt8(ascii: "-"))
             uint(value.magnitude)
         } else {
             uint(UInt64(value))
@@ -100,20 +207,25 @@ public struct JSONWriter {
 
     public mutating func uint(_ value: UInt64) {
         if value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            put(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { raw in
-            let buffer = raw.bindMemory(to: UInt8.self)
-            while rest > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+        var digits = 2  // UInt64.max has 20
+        var bound: UInt64 = 100
+        while digits < 20, value >= bound {
+            digits += 1
+            bound &*= 10
+        }
+        write(atMost: digits) { bytes, start in
+            var at = start + digits
+            var rest = value
+            repeat {  // the last digit first
+                at -= 1
+                bytes[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            } while rest > 0
+            assert(at == start)
+            return start + digits
         }
     }
 
@@ -129,11 +241,15 @@ public struct JSONWriter {
 
     mutating func float(_ value: Float) { floatingText(value.description) }
 
+    /// A number's `description` (ASCII: digits, `-`, `.`, `e`), without a trailing `.0`.
     private mutating func floatingText(_ text: String) {
-        if text.hasSuffix(".0") {
-            bytes.append(contentsOf: text.utf8.dropLast(2))
-        } else {
-            bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { utf8 in
+            if utf8.count >= 2, utf8[utf8.count - 2] == UInt8(ascii: "."), utf8[utf8.count - 1] == UInt8(ascii: "0") {
+                put(UnsafeBufferPointer(rebasing: utf8.dropLast(2)))
+            } else {
+                put(utf8)
+            }
         }
     }
 
@@ -147,7 +263,9 @@ public struct JSONWriter {
     }
 
     /// JSON already written, as it is.
-    public mutating func raw(_ json: [UInt8]) { bytes.append(contentsOf: json) }
+    public mutating func raw(_ json: [UInt8]) {
+        json.withUnsafeBufferPointer { put($0) }
+    }
 
     /// `value` through its `Encodable` conformance, with these options: for the parts of a hand-written type that
     /// are not worth writing by hand.
@@ -157,43 +275,73 @@ public struct JSONWriter {
 
     /// A string in quotes, escaped as JSONEncoder escapes it.
     public mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let escapesSlashes = options.escapesSlashes
         var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                let escape: StaticString?
-                switch byte {
-                case UInt8(ascii: "\""): escape = "\\\""
-                case UInt8(ascii: "\\"): escape = "\\\\"
-                case UInt8(ascii: "/"): escape = escapesSlashes ? "\\/" : nil
-                case 0x08: escape = "\\b"
-                case 0x0C: escape = "\\f"
-                case 0x0A: escape = "\\n"
-                case 0x0D: escape = "\\r"
-                case 0x09: escape = "\\t"
-                case 0x00..<0x20: escape = ""
-                default: escape = nil
-                }
-                guard let escape else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
-                if escape.utf8CodeUnitCount > 0 {
-                    escape.withUTF8Buffer { bytes.append(contentsOf: $0) }
-                } else {
-                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])  // \u00
-                    bytes.append(Self.hex[Int(byte >> 4)])
-                    bytes.append(Self.hex[Int(byte & 0x0F)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
+        text.withUTF8 { string(utf8: $0) }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    /// Whether `byte` is written escaped in a string.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8, escapesSlashes: Bool) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            || (byte == UInt8(ascii: "/") && escapesSlashes)
+    }
+
+    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        let escapesSlashes = options.escapesSlashes
+        var first = 0  // the first byte to escape, if any
+        while first < utf8.count, !Self.needsEscape(utf8[first], escapesSlashes: escapesSlashes) { first += 1 }
+        if first == utf8.count {  // the common case: nothing to escape, the text in one copy between its quotes
+            write(atMost: utf8.count + 2) { bytes, start in
+                bytes[start] = UInt8(ascii: "\"")
+                var at = start + 1
+                if !utf8.isEmpty {
+                    at += UnsafeMutableBufferPointer(rebasing: bytes[at...]).update(fromContentsOf: utf8)
+                }
+                bytes[at] = UInt8(ascii: "\"")
+                return at + 1
+            }
+            return
+        }
+        put(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in first..<utf8.count {
+            let byte = utf8[index]
+            guard Self.needsEscape(byte, escapesSlashes: escapesSlashes) else { continue }
+            put(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            runStart = index + 1
+            write(atMost: 6) { bytes, start in
+                bytes[start] = UInt8(ascii: "\\")
+                let letter: UInt8
+                switch byte {
+                case UInt8(ascii: "\""): letter = UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): letter = UInt8(ascii: "\\")
+                case UInt8(ascii: "/"): letter = UInt8(ascii: "/")
+                case 0x08: letter = UInt8(ascii: "b")
+                case 0x0C: letter = UInt8(ascii: "f")
+                case 0x0A: letter = UInt8(ascii: "n")
+                case 0x0D: letter = UInt8(ascii: "r")
+                case 0x09: letter = UInt8(ascii: "t")
+                default:  // another control character: \u00XX, its hex digits lowercase
+                    bytes[start + 1] = UInt8(ascii: "u")
+                    bytes[start + 2] = UInt8(ascii: "0")
+                    bytes[start + 3] = UInt8(ascii: "0")
+                    bytes[start + 4] = Self.hexDigit(byte >> 4)
+                    bytes[start + 5] = Self.hexDigit(byte & 0x0F)
+                    return start + 6
+                }
+                bytes[start + 1] = letter
+                return start + 2
+            }
+        }
+        put(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        put(UInt8(ascii: "\""))
+    }
+
+    /// The lowercase hex digit of `nibble` (0...15).
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+    }
 }
 
 /// A type whose JSON is written by hand: ``CompactJSONEncoder`` writes it with ``write(to:)`` instead of its
