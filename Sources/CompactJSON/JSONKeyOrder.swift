@@ -2,6 +2,7 @@ import Foundation
 
 /// The order of object keys that Foundation's `JSONEncoder` writes with `.sortedKeys`: their UTF-8 bytes. Shared
 /// with the storage layer's event encoder, which sorts the same way.
+@usableFromInline
 package enum JSONKeyOrder {
     /// The first eight UTF-8 bytes of `key` as a big-endian number, zero-padded: keys whose numbers differ are in
     /// the order of their numbers (a key that is a prefix of another has zeros where the other has bytes, and comes
@@ -17,6 +18,7 @@ package enum JSONKeyOrder {
 
     /// The order of two keys' UTF-8 bytes (negative, zero, positive), as `memcmp` gives it: the generic
     /// `lexicographicallyPrecedes` over `UTF8View` cost more than the rest of writing.
+    @usableFromInline
     package static func compare(_ a: String, _ b: String) -> Int {
         var a = a
         var b = b
