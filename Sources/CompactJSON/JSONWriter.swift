@@ -297,10 +297,44 @@ public struct JSONWriter {
             || (byte == UInt8(ascii: "/") && escapesSlashes)
     }
 
+    /// Whether any of the eight bytes of `word` is written escaped in a string: one below 0x20, `"`, `\`, or `/`
+    /// when slashes are escaped. Exact: a byte below `n` (here 0x20, or 1 for a byte equal to one of `word`'s
+    /// after an `xor`) borrows into its own high bit when `n` is subtracted from every byte, and no byte at or
+    /// above `n` below it borrows (Bit Twiddling Hacks, "Determine if a word has a byte less than n").
+    @inline(__always)
+    private static func needsEscape(word: UInt64, escapesSlashes: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func below(_ n: UInt64, _ x: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
+        var found = below(0x20, word) | below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C))
+        if escapesSlashes { found |= below(1, word ^ (ones &* 0x2F)) }
+        return found != 0
+    }
+
+    /// Where the first byte of `utf8` to escape is, or `utf8.count`: eight bytes at a time (the last eight
+    /// overlapping the ones before when the count is not a multiple of eight), then a byte at a time in the word
+    /// that has one.
+    @inline(__always)
+    private static func firstEscape(in utf8: UnsafeBufferPointer<UInt8>, escapesSlashes: Bool) -> Int {
+        var index = 0
+        if utf8.count >= 8, let base = utf8.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index < utf8.count {
+                let offset = Swift.min(index, utf8.count - 8)
+                if needsEscape(word: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self), escapesSlashes: escapesSlashes) {
+                    index = offset
+                    break
+                }
+                index = offset + 8
+            }
+        }
+        while index < utf8.count, !needsEscape(utf8[index], escapesSlashes: escapesSlashes) { index += 1 }
+        return index
+    }
+
     private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         let escapesSlashes = options.escapesSlashes
-        var first = 0  // the first byte to escape, if any
-        while first < utf8.count, !Self.needsEscape(utf8[first], escapesSlashes: escapesSlashes) { first += 1 }
+        let first = Self.firstEscape(in: utf8, escapesSlashes: escapesSlashes)  // the first byte to escape, if any
         if first == utf8.count {  // the common case: nothing to escape, the text in one copy between its quotes
             write(atMost: utf8.count + 2) { bytes, start in
                 bytes[start] = UInt8(ascii: "\"")

@@ -45,6 +45,31 @@ import Testing
         }
     }
 
+    /// The search for a byte to escape goes eight bytes at a time, the last eight overlapping: a string of every
+    /// length up to 40, with one byte to escape (or two, or one that only looks near one: `!`, `#`, `]`, `0x7F`,
+    /// non-ASCII) at every place, is written as Foundation writes it.
+    @Test func anEscapeAtEveryPlaceOfEveryLengthIsFound() throws {
+        let pieces: [Character] = ["\"", "\\", "/", "\u{0}", "\u{1F}", " ", "!", "#", "]", "[", "\u{7F}", "é", "\u{20AC}"]
+        for escapes in [false, true] {
+            let encoder = CompactJSONEncoder(escapesSlashes: escapes)
+            for length in 0...40 {
+                let plain = String(repeating: "k", count: length)
+                var strings = [plain]
+                for position in 0...length {
+                    for piece in pieces {
+                        var text = plain
+                        text.insert(piece, at: text.index(text.startIndex, offsetBy: position))
+                        strings.append(text)
+                        text.insert("\n", at: text.startIndex)
+                        strings.append(text)
+                    }
+                }
+                let written = try encoder.encode(strings)
+                #expect(Self.text(written) == (try Self.foundation(strings, escapesSlashes: escapes)), "length \(length)")
+            }
+        }
+    }
+
     /// A string far longer than the default capacity, with every kind of escape throughout, in one piece.
     @Test func aHugeStringWithEscapesIsWrittenInFull() throws {
         var text = ""
