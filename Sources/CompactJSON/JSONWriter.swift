@@ -3,7 +3,7 @@ import Foundation
 /// Writes JSON straight to bytes, as ``CompactJSONEncoder`` writes it (Foundation's `JSONEncoder` with
 /// `.sortedKeys`), for the types whose JSON is written by hand (``JSONWritable``) and for the encoder itself.
 ///
-/// A member's comma is written by ``key(_:)`` itself, and an element's by ``element(_:)``: after `{` or `[` none
+/// A member's comma is written by ``key(_:)`` itself, and an element's by ``array(_:_:)``: after `{` or `[` none
 /// is needed, after anything else one is. Keys are written in the order they are given: a ``JSONWritable`` gives
 /// them sorted by their UTF-8 bytes (``object(sorting:_:)`` sorts a dictionary's).
 ///
