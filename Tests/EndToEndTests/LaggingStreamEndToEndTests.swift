@@ -26,7 +26,8 @@ import Testing
             latest = try Self.latestEventId(client)
         }
         var cut = 0
-        for stream in streams {
+        var diagnosed = false
+        for (index, stream) in streams.enumerated() {
             // What reached the client before the cut (or, for a stream still open, everything, caught up).
             let first = stream.receive(untilEventId: latest, timeout: 60)
             var ids = first.ids
@@ -45,6 +46,18 @@ import Testing
             let expected = Array((before + 1)...latest)
             let whole = ids == expected
             #expect(whole, "\(Self.difference(ids, expected)) (cut: \(first.closedByServer), first part \(first.ids.count))")
+            if !whole, !diagnosed {
+                // Once: what the stream got last (heartbeats after the last event would show its loop still sends
+                // to it, and its producer is what stopped), the service's stream gauges, and what it logged.
+                diagnosed = true
+                let tail = String(decoding: LaggingStream.dechunk(stream.received).suffix(400), as: UTF8.self)
+                let gauges = ((try? service.client(key: LiveService.adminToken).request("GET", "/metrics").text) ?? "")
+                    .split(separator: "\n").filter { $0.hasPrefix("bgemu_event_stream") || $0.hasPrefix("bgemu_stream") }
+                Issue.record("""
+                    stream \(index) of \(streams.count) stopped short; its last bytes: \(tail.debugDescription); \
+                    gauges: \(gauges.joined(separator: "; ")); the service printed: \(service.output.suffix(3000))
+                    """)
+            }
         }
         #expect(cut > 0, "the streams together held more than 1 MiB: some must have been cut")
     }
@@ -109,6 +122,8 @@ final class LaggingStream {
     private(set) var status = 0
     private(set) var head = ""
     private var body: [UInt8] = []
+    /// Everything received after the head, as it came (chunked).
+    var received: [UInt8] { body }
 
     init(port: Int, key: String, lastEventId: Int64? = nil) throws {
         socket = try RawSocket(port: port, receiveTimeout: .milliseconds(200), receiveBufferSize: 4096)
