@@ -54,7 +54,8 @@ import Testing
                 let gauges = ((try? service.client(key: LiveService.adminToken).request("GET", "/metrics").text) ?? "")
                     .split(separator: "\n").filter { $0.hasPrefix("bgemu_event_stream") || $0.hasPrefix("bgemu_stream") }
                 Issue.record("""
-                    stream \(index) of \(streams.count) stopped short; its last bytes: \(tail.debugDescription); \
+                    stream \(index) of \(streams.count) stopped short; recv errors \(stream.failures.prefix(5)); \
+                    its last bytes: \(tail.debugDescription); \
                     gauges: \(gauges.joined(separator: "; ")); the service printed: \(service.output.suffix(3000))
                     """)
             }
@@ -124,6 +125,8 @@ final class LaggingStream {
     private var body: [UInt8] = []
     /// Everything received after the head, as it came (chunked).
     var received: [UInt8] { body }
+    /// The errors `recv` answered (other than a timeout or a reset), each taken as a receive that got nothing.
+    private(set) var failures: [Int32] = []
 
     init(port: Int, key: String, lastEventId: Int64? = nil) throws {
         socket = try RawSocket(port: port, receiveTimeout: .milliseconds(200), receiveBufferSize: 4096)
@@ -161,9 +164,12 @@ final class LaggingStream {
     /// One receive: nil on a timeout, empty when the server closed the connection.
     private func read() -> [UInt8]? {
         switch socket.receive() {
-        case .bytes(let bytes): bytes
-        case .closed: []
-        case .timedOut, .failed: nil
+        case .bytes(let bytes): return bytes
+        case .closed: return []
+        case .timedOut: return nil
+        case .failed(let code):
+            failures.append(code)
+            return nil
         }
     }
 
