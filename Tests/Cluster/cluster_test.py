@@ -51,10 +51,21 @@ def check(condition: bool, what: str) -> None:
         print(f"FAIL  {what}", flush=True)
 
 
+_handed_out: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nothing listens on, never one handed out before in this run: two calls in a row can get the
+    same port back from the kernel (the first socket is closed before the second binds), and HAProxy binds with
+    SO_REUSEPORT, so a replica's HTTP frontend and its runtime socket on one port both bind, and share its
+    connections (CI saw `set map` answered by the frontend's 400)."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _handed_out:
+            _handed_out.add(port)
+            return port
 
 
 def wait_until(condition, timeout: float, what: str):
