@@ -84,6 +84,12 @@ public struct JSONWriter {
         }
     }
 
+    /// A literal's bytes, in one copy.
+    @inline(__always)
+    private mutating func put(_ literal: StaticString) {
+        literal.withUTF8Buffer { put($0) }
+    }
+
     /// Bytes as they are, in one copy.
     private mutating func put(_ source: UnsafeBufferPointer<UInt8>) {
         guard !source.isEmpty else { return }
@@ -177,33 +183,9 @@ public struct JSONWriter {
 
     // MARK: Values
 
-    public mutating func null() {
-        write(atMost: 4) { bytes, at in
-            bytes[at] = UInt8(ascii: "n")
-            bytes[at + 1] = UInt8(ascii: "u")
-            bytes[at + 2] = UInt8(ascii: "l")
-            bytes[at + 3] = UInt8(ascii: "l")
-            return at + 4
-        }
-    }
+    public mutating func null() { put("null") }
 
-    public mutating func bool(_ value: Bool) {
-        write(atMost: 5) { bytes, at in
-            if value {
-                bytes[at] = UInt8(ascii: "t")
-                bytes[at + 1] = UInt8(ascii: "r")
-                bytes[at + 2] = UInt8(ascii: "u")
-                bytes[at + 3] = UInt8(ascii: "e")
-                return at + 4
-            }
-            bytes[at] = UInt8(ascii: "f")
-            bytes[at + 1] = UInt8(ascii: "a")
-            bytes[at + 2] = UInt8(ascii: "l")
-            bytes[at + 3] = UInt8(ascii: "s")
-            bytes[at + 4] = UInt8(ascii: "e")
-            return at + 5
-        }
-    }
+    public mutating func bool(_ value: Bool) { put(value ? "true" : "false") }
 
     public mutating func int(_ value: Int) { int(Int64(value)) }
 

@@ -46,7 +46,11 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Container"))
+from check_container import DEBIAN_IMAGE_PATH, debian_sources  # noqa: E402
 from dockerfile import read_dockerfile  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cluster_test import request as request_port  # noqa: E402
 
 import yaml  # noqa: E402  (PyYAML, as check_deploy.py reads the compose file)
 
@@ -106,17 +110,8 @@ def wait_until(condition, timeout: float, what: str):
 
 
 def request(method: str, path: str, key: str | None = None, body=None):
-    connection = http.client.HTTPConnection("127.0.0.1", PROXY_PORT, timeout=10)
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    data = None
-    if body is not None:
-        data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
-    try:
-        connection.request(method, path, body=data, headers=headers)
-        response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    finally:
-        connection.close()
+    """One request to HAProxy's published port (cluster_test's `request`)."""
+    return request_port(PROXY_PORT, method, path, key, body)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -186,10 +181,7 @@ def base_image(engine: Engine, spec, cache: str, mirror: str) -> str:
         run(["debootstrap", "--variant=minbase", spec["suite"], root, mirror], timeout=1200)
         suite = spec["suite"]
         with open(os.path.join(root, "etc/apt/sources.list.d/debian.sources"), "w") as file:
-            file.write(f"Types: deb\nURIs: {mirror}\nSuites: {suite} {suite}-updates\nComponents: main\n"
-                       "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n\n"
-                       f"Types: deb\nURIs: {mirror.rstrip('/')}-security\nSuites: {suite}-security\n"
-                       "Components: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n")
+            file.write(debian_sources(suite, mirror))
         if os.path.exists(os.path.join(root, "etc/apt/sources.list")):
             os.remove(os.path.join(root, "etc/apt/sources.list"))
         shutil.rmtree(os.path.join(root, "var/cache/apt/archives"), ignore_errors=True)
@@ -197,7 +189,7 @@ def base_image(engine: Engine, spec, cache: str, mirror: str) -> str:
         open(os.path.join(root, ".complete"), "w").close()
         say(f"image: debootstrap --variant=minbase {suite} in {time.monotonic() - started:.0f} s")
     tar = subprocess.Popen(["tar", "-C", root, "--exclude=./.complete", "-c", "."], stdout=subprocess.PIPE)
-    imported = subprocess.run(["podman", "import", "--change", f"ENV PATH={DEBIAN_PATH}", "--change",
+    imported = subprocess.run(["podman", "import", "--change", f"ENV PATH={DEBIAN_IMAGE_PATH}", "--change",
                                'CMD ["bash"]', "-", name], stdin=tar.stdout, env=engine.env, capture_output=True,
                               text=True, timeout=600)
     tar.wait()
@@ -205,9 +197,6 @@ def base_image(engine: Engine, spec, cache: str, mirror: str) -> str:
         raise SetupError(f"podman import of the {spec['suite']} root failed: {imported.stderr[-2000:]}")
     say(f"image: {name} from the debootstrap root")
     return name
-
-
-DEBIAN_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
 def bgemu_image(engine: Engine, spec, image: str, folder: str) -> None:
