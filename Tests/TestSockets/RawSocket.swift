@@ -26,12 +26,19 @@ public final class RawSocket {
 
     /// Connects to 127.0.0.1:`port` (or [::1] when `ipv6`). A receive gives up after `receiveTimeout`;
     /// `receiveBufferSize` shrinks the kernel's receive buffer, set before connecting so that the window is small
-    /// from the first byte.
+    /// from the first byte. The segment size the connection asks of the server shrinks with it, to a quarter of
+    /// the buffer: loopback's own (some 64 KiB, from its MTU) is far larger than such a window, and a receiver
+    /// whose window never reaches a segment does not announce the room its reads make (RFC 9293 §3.8.6.2.2, the
+    /// silly window syndrome avoidance). The server's kernel then learns of it only from its zero-window probes,
+    /// whose interval doubles from 200 ms up to two minutes: a stream read at once looked stalled for a minute.
+    /// A client on a network has a segment of 1,460 bytes and a window of many.
     public init(port: Int, receiveTimeout: Duration = .seconds(10), receiveBufferSize: Int32? = nil, ipv6: Bool = false) throws {
         fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
         if var size = receiveBufferSize {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            var segment = max(536, size / 4)
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_MAXSEG, &segment, socklen_t(MemoryLayout<Int32>.size))
         }
         let (seconds, attoseconds) = receiveTimeout.components
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
