@@ -35,6 +35,7 @@ import { deviceList, feed, lanes } from "./widgets.js";
 // What the widgets' clicks and scrolls do.
 feed.onSelect = showEvent;
 feed.onNearTop = () => loadOlder();
+feed.onFollowChange = (follow) => { $("follow").checked = follow; };
 lanes.onSelect = (kind, bundleId, ref, data) => { if (kind === "history") loadOlder(); else showLaneItem(kind, bundleId, ref, data); };
 lanes.onRange = onLaneRange;
 deviceList.onSelect = selectDevice;
@@ -47,10 +48,8 @@ bindForecast();
 bindPages();
 $("detail-close").addEventListener("click", closeDetail);
 
-// Following the live end of the feed stops when the reader scrolls up.
-$("follow").addEventListener("change", () => { feed.follow = $("follow").checked; feed.schedule(); });
-$("feed").addEventListener("wheel", (e) => { if (e.deltaY < 0 && feed.follow) { feed.follow = false; $("follow").checked = false; } }, { passive: true });
-$("feed").addEventListener("keydown", (e) => { if (["ArrowUp", "Home", "PageUp"].includes(e.key)) { feed.follow = false; $("follow").checked = false; } });
+// Following the live end of the feed: the box and the feed (which stops following when the reader scrolls away).
+$("follow").addEventListener("change", () => feed.setFollow($("follow").checked));
 
 $("zoom-in").addEventListener("click", () => lanes.zoom(0.5));
 $("zoom-out").addEventListener("click", () => lanes.zoom(2));

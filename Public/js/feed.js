@@ -6,7 +6,7 @@ const ROW_HEIGHT = 24;
 const OVERSCAN = 10;
 
 export class Feed {
-  constructor(container, spacer, { onSelect, onNearTop } = {}) {
+  constructor(container, spacer, { onSelect, onNearTop, onFollowChange } = {}) {
     this.container = container;
     this.spacer = spacer;
     this.events = [];          // oldest first
@@ -14,9 +14,12 @@ export class Feed {
     this.selectedId = null;
     this.onSelect = onSelect;
     this.onNearTop = onNearTop;
+    this.onFollowChange = onFollowChange;
     this.rows = new Map();     // index -> element, the rendered window
     this.scheduled = false;
+    this.placedTop = null;     // the scrollTop the feed itself set, until its scroll event arrives
     container.addEventListener("scroll", () => {
+      this.scrolled();
       this.schedule();
       if (this.container.scrollTop < ROW_HEIGHT * 20 && this.onNearTop) this.onNearTop();
     }, { passive: true });
@@ -33,7 +36,7 @@ export class Feed {
     this.selectedId = null;
     for (const el of this.rows.values()) el.remove();
     this.rows.clear();
-    this.container.scrollTop = 0;
+    this.placeTop(0);
     this.schedule();
   }
 
@@ -52,8 +55,33 @@ export class Feed {
     for (const el of this.rows.values()) el.remove();
     this.rows.clear();
     this.spacer.style.height = `${this.events.length * ROW_HEIGHT}px`;
-    this.container.scrollTop += events.length * ROW_HEIGHT;
+    this.placeTop(this.container.scrollTop + events.length * ROW_HEIGHT);
     this.schedule();
+  }
+
+  /** Following stops when the reader moves away from the live end by any means (wheel, scrollbar, touch, keys, or
+   * a row scrolled into view to be clicked) and resumes when they come back to it. A scroll the feed made itself
+   * (following, or keeping the rows in place as older ones are put in front) changes nothing. */
+  scrolled() {
+    const top = this.container.scrollTop;
+    const ours = this.placedTop !== null && Math.abs(top - this.placedTop) < 1;
+    this.placedTop = null;
+    if (top + this.container.clientHeight >= this.container.scrollHeight - 2) this.setFollow(true);
+    else if (!ours) this.setFollow(false);
+  }
+
+  setFollow(follow) {
+    if (follow === this.follow) return;
+    this.follow = follow;
+    if (this.onFollowChange) this.onFollowChange(follow);
+    this.schedule();
+  }
+
+  /** Scrolls to `top`, noting it when it moves the feed, so that the scroll event it fires is known as the feed's. */
+  placeTop(top) {
+    const before = this.container.scrollTop;
+    this.container.scrollTop = top;
+    if (this.container.scrollTop !== before) this.placedTop = this.container.scrollTop;
   }
 
   schedule() {
@@ -65,7 +93,7 @@ export class Feed {
   render() {
     const n = this.events.length;
     this.spacer.style.height = `${n * ROW_HEIGHT}px`;
-    if (this.follow) this.container.scrollTop = this.container.scrollHeight;
+    if (this.follow) this.placeTop(this.container.scrollHeight);
     const top = this.container.scrollTop;
     const height = this.container.clientHeight || 400;
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
@@ -130,6 +158,7 @@ export class Feed {
     else if (e.key === "Home") index = 0;
     else return;
     e.preventDefault();
+    if (e.key === "ArrowUp" || e.key === "Home") this.setFollow(false);
     const y = index * ROW_HEIGHT;
     if (y < this.container.scrollTop) this.container.scrollTop = y;
     else if (y + ROW_HEIGHT > this.container.scrollTop + this.container.clientHeight) {

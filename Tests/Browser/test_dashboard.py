@@ -995,7 +995,8 @@ def test_a_key_revoked_while_signed_in_signs_the_page_out(service, driver):
 
 
 def test_the_feed_stops_following_when_the_reader_goes_up(service, driver):
-    """Scrolling the feed up with the wheel or the keys stops following the live end; the checkbox follows it again."""
+    """Scrolling the feed away from its live end (the wheel, the keys, the scrollbar, a row scrolled in to be clicked)
+    stops following it; the checkbox, or scrolling back to the end, follows it again."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
     device, base = busy_device(service, "Scrolling", "com.example.busy")
@@ -1024,6 +1025,26 @@ def test_the_feed_stops_following_when_the_reader_goes_up(service, driver):
     wait(driver, lambda d: feed_ids(d)[-1] == newest, message="the new event held")
     driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));")
     assert not driver.execute_script(at_end), "the reader stays where they went"
+
+    # The scrollbar (dragging it sets scrollTop, as this does) stops following too; back at the live end it follows.
+    follow.click()
+    wait(driver, lambda d: follow.is_selected() and d.execute_script(at_end), message="following again")
+    driver.execute_script("document.getElementById('feed').scrollTop = 0")
+    wait(driver, lambda d: not follow.is_selected(), message="the scrollbar stops following")
+    driver.execute_script("const f = document.getElementById('feed'); f.scrollTop = f.scrollHeight")
+    wait(driver, lambda d: follow.is_selected(), message="back at the live end, following again")
+    wait(driver, lambda d: d.execute_script(at_end), message="at the live end")
+
+    # A row out of view, clicked: the browser scrolls it in and it stays there to take the click. (Following used to
+    # snap the feed back to the live end, and the click landed on whichever row was there then.)
+    hidden = driver.execute_script("""const f = document.getElementById('feed'), box = f.getBoundingClientRect();
+        const rows = [...f.querySelectorAll('.feed-row')].filter((r) => r.getBoundingClientRect().bottom <= box.top);
+        return rows.length ? rows[rows.length - 1].dataset.id : null;""")
+    assert hidden, "a rendered row above the viewport"
+    driver.find_element(By.ID, f"evt-{hidden}").click()
+    wait(driver, lambda d: d.find_element(By.ID, "detail-title").text == f"Event {hidden}", message="that row's detail")
+    assert driver.find_element(By.ID, f"evt-{hidden}").get_attribute("aria-selected") == "true"
+    assert not follow.is_selected()
 
 
 def test_the_lane_buttons_zoom_and_pan(service, driver):
