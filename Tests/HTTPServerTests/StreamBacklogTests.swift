@@ -104,12 +104,18 @@ import Testing
         _ = try client.readHead()
         let writer = try #require(probe.writer())
         let block = [UInt8](repeating: UInt8(ascii: "x"), count: 4000)
-        // Fill the kernels' buffers until 40 KB wait on the server (more than the kernel ever frees by coalescing
-        // what it holds), then end the stream: its last chunk cannot go.
+        // Fill the kernels' buffers until 40 KB wait on the server, and still wait after a pause: the kernel can
+        // take more a while after it first refuses (it coalesces what it holds), so top up until a pause of 0.3 s
+        // leaves the backlog where it was. Then end the stream: its last chunk cannot go.
         var written = 0
-        while written < 8_000_000, writer.backlog < 40_000, writer.write(block) {
-            written += block.count
-            usleep(500)
+        for _ in 0..<20 {
+            while written < 8_000_000, writer.backlog < 40_000, writer.write(block) {
+                written += block.count
+                usleep(500)
+            }
+            let before = writer.backlog
+            usleep(300_000)
+            if before >= 40_000 && writer.backlog == before { break }
         }
         #expect(writer.backlog >= 40_000)
         writer.finish()
