@@ -131,7 +131,9 @@ extension EmulatedApp {
     }
 
     /// Runs a call of the app's code to the service, counted while it is under way: a completion called outside a
-    /// turn is not sent meanwhile (``sendOutsideReleases()``).
+    /// turn is not sent meanwhile (``sendOutsideReleases()``). While the device's clock follows real time, the call
+    /// first catches the clock up to the real time elapsed (``EmulatedDevice/catchUpWithRealTime()``), so that it is
+    /// stamped when it was made.
     func appCall<T>(_ call: () throws -> T) rethrows -> T {
         lock.withLock { callsInFlight += 1 }
         defer {
@@ -140,6 +142,7 @@ extension EmulatedApp {
                 lastCallEnded = .now
             }
         }
+        device.catchUpWithRealTime()
         return try call()
     }
 }

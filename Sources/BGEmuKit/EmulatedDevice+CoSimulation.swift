@@ -2,12 +2,35 @@ import Foundation
 
 /// Co-simulated time: the device's clock jumps from one instant of app code to the next while every app is idle or
 /// suspended, and follows real time (in steps of ``realTimeStep``, still stopping at app code) while an app's code
-/// is at work (see ``BusyLedger``). Real time is read from the monotonic clock (`ContinuousClock`), never the wall
+/// is at work (see ``BusyLedger``); a call of that code between two steps catches the clock up to the real time it is
+/// made at (``RealTimeFollower``). Real time is read from the monotonic clock (`ContinuousClock`), never the wall
 /// clock; app code that completes inside its handler never makes the harness read it, so its events are the same
 /// run after run.
 extension EmulatedDevice {
-    /// The real time between two steps of a clock that follows real time.
-    static let realTimeStep: Duration = .milliseconds(20)
+    /// The real time between two steps of a clock that follows real time, unless ``realTimeStep`` is set.
+    static let defaultRealTimeStep: Duration = .milliseconds(20)
+
+    /// Starts following real time for one harness call: app code that calls the system between two steps catches
+    /// the clock up first (``catchUpWithRealTime()``).
+    func startFollowing() -> RealTimeFollower {
+        let follower = RealTimeFollower(step: realTimeStep)
+        setFollower(follower)
+        return follower
+    }
+
+    func stopFollowing() { setFollower(nil) }
+
+    /// Moves the clock by the real time elapsed since the harness's last step, when the clock follows real time
+    /// and the harness sleeps between two steps: for a call of app code running on its own (a `Task`, a thread, a
+    /// main-queue block), before it reaches the service. A failure to reach the service is kept for the harness.
+    func catchUpWithRealTime() {
+        guard let follower = currentFollower else { return }
+        do {
+            try follower.catchUp { try service.advance(to: $0, stopAtAppCode: true) }
+        } catch {
+            keepFailure(error)
+        }
+    }
 
     /// Waits until every app of the device is idle — no run whose completion its code holds, no background task
     /// open — dispatching the events that arrive meanwhile; the device's clock follows real time while it waits
@@ -21,12 +44,14 @@ extension EmulatedDevice {
             try await drain(isolation: isolation)
             let deadline = ContinuousClock.now.advanced(by: timeout)
             var now = try service.clockNow()
-            var follower = RealTimeFollower()
+            let follower = startFollowing()
+            defer { stopFollowing() }
             while true {
                 let open = openItems()
                 if open.isEmpty { return }
                 guard ContinuousClock.now < deadline else { throw BGEmuError.stillBusy(open.joined(separator: "; ")) }
-                let owed = try await follower.step()
+                let (owed, caughtUp) = try await follower.step(now: now, limit: .distantFuture)
+                now = caughtUp
                 let outcome = try service.advance(to: now.addingTimeInterval(owed), stopAtAppCode: true)
                 follower.applied(outcome.now.timeIntervalSince(now))
                 now = outcome.now
@@ -41,11 +66,12 @@ extension EmulatedDevice {
         var now = try service.clockNow()
         let target = now.addingTimeInterval(seconds)
         var reached = false
-        var follower = RealTimeFollower()
+        let follower = startFollowing()
+        defer { stopFollowing() }
         while true {
             guard busyState() == .busy else {
                 // Idle, or busy past the budget: jump to the next instant of app code, or to the target.
-                follower = RealTimeFollower()
+                follower.reset()
                 if reached { return }
                 let outcome = try service.advance(to: target, stopAtAppCode: true)
                 now = outcome.now
@@ -54,7 +80,8 @@ extension EmulatedDevice {
                 if !outcome.stopped { reached = true }
                 continue
             }
-            let owed = try await follower.step()
+            let (owed, caughtUp) = try await follower.step(now: now, limit: target)
+            now = caughtUp
             if reached {
                 // At the target: the clock waits there for the app's code, bounded by the budget.
                 try await drain(isolation: isolation)
@@ -89,25 +116,4 @@ extension EmulatedDevice {
     func openItems() -> [String] {
         installedApps.flatMap { app in app.busy.openItems.map { "\(app.bundleId): \($0)" } }.sorted()
     }
-}
-
-/// Real time elapsed and not yet applied to the device's clock, read from the monotonic clock.
-struct RealTimeFollower {
-    private var last: ContinuousClock.Instant?
-    private var owed: TimeInterval = 0
-
-    /// Sleeps one step, then answers the seconds of real time the device's clock owes.
-    mutating func step() async throws -> TimeInterval {
-        let start = last ?? .now
-        await RealTimeSleep.sleep(for: EmulatedDevice.realTimeStep)
-        try Task.checkCancellation()
-        let now = ContinuousClock.now
-        let elapsed = now - start
-        owed += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        last = now
-        return owed
-    }
-
-    /// The device's clock moved `seconds` (less than owed when it stopped at app code).
-    mutating func applied(_ seconds: TimeInterval) { owed = max(0, owed - seconds) }
 }

@@ -31,6 +31,8 @@ public final class EmulatedDevice: @unchecked Sendable {
     private var failure: (any Error)?
     private var pushCount = 0
     private var budget: Duration = .seconds(2)
+    private var step = EmulatedDevice.defaultRealTimeStep
+    private var follower: RealTimeFollower?
 
     package init(service: any RemoteDevice, streamClient: APIClient? = nil) throws {
         self.service = service
@@ -50,6 +52,17 @@ public final class EmulatedDevice: @unchecked Sendable {
         get { stateLock.withLock { budget } }
         set { stateLock.withLock { budget = max(newValue, .zero) } }
     }
+
+    /// The real time between two steps of a clock that follows real time (20 ms unless set).
+    var realTimeStep: Duration {
+        get { stateLock.withLock { step } }
+        set { stateLock.withLock { step = max(newValue, .milliseconds(1)) } }
+    }
+
+    /// The follower of real time of the harness call under way, while the clock may follow real time.
+    var currentFollower: RealTimeFollower? { stateLock.withLock { follower } }
+
+    func setFollower(_ new: RealTimeFollower?) { stateLock.withLock { follower = new } }
 
     /// The apps installed through this device.
     var installedApps: [EmulatedApp] { stateLock.withLock { Array(apps.values) } }

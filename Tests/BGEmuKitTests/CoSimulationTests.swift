@@ -64,6 +64,29 @@ import Testing
         #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
     }
 
+    @Test func aCompletionBetweenTwoStepsIsStampedWhenItIsCalledNotAtTheLastStep() async throws {
+        // Steps of 3 s, as a loaded machine can hold the harness's 20 ms back: the app completes 0.3 s into the
+        // first, while the harness sleeps, and catches the clock up before its call reaches the service.
+        let fixture = try await backgroundApp(budget: .seconds(10)) { task in
+            Task {
+                try await Task.sleep(for: .milliseconds(300))
+                task.setTaskCompleted(success: true)
+            }
+        }
+        fixture.device.realTimeStep = .seconds(3)
+        try await fixture.device.advanceClock(by: 120)
+        #expect(fixture.service.calls.contains(.complete("run_1", .success(true))))
+        let events = try await fixture.device.recordedEvents()
+        let started = try #require(events.first { $0.type == .runStarted }).at
+        let completed = try #require(events.first { $0.type == .runCompleted }).at
+        // Stamped after the run began (at the last step, the run's first instant, without the catch-up) and before
+        // the step ended.
+        #expect(completed.timeIntervalSince(started) > 0)
+        #expect(completed.timeIntervalSince(started) < 3)
+        #expect(fixture.service.virtualNow == Self.start.addingTimeInterval(120))
+        #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
+    }
+
     @Test func aNeverCompletingHandlerStillExpiresOnceTheBudgetIsSpent() async throws {
         let expirations = Recorder<Date>()
         // A budget of a second: the steps counted below are 20 ms of sleep each, so even steps stretched tenfold
