@@ -4,6 +4,8 @@
 # and runs `swift test` in Examples/NAME. Extra arguments go to `swift test` (e.g. `--filter Refresh`).
 # Usage, from the repository's root: Examples/test-against-bgemu.sh NAME [swift test arguments]
 # (each example's own test-against-bgemu.sh calls this with its name).
+# BGEMU_EXAMPLES_SCRATCH_PATH=DIR builds every example in DIR instead of its own .build: the examples share bgemu's
+# modules, so the second and later build only their own code (CI runs them all this way).
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 NAME [swift test arguments]" >&2; exit 2; }
 example="$1"
@@ -19,9 +21,13 @@ export BGEMU_URL="$BASE" BGEMU_API_KEY="$API_KEY"
 # An example with an `.xcconfig` gets its Info.plist, those build settings expanded, beside its test executable:
 # Foundation on Linux reads the main bundle's Info.plist from the executable's folder, so that
 # `Bundle.main.bundleIdentifier` answers the app's id in the test process.
+scratch=()
+[ -n "${BGEMU_EXAMPLES_SCRATCH_PATH:-}" ] && scratch=(--scratch-path "$BGEMU_EXAMPLES_SCRATCH_PATH")
 for config in "Examples/$example"/*.xcconfig; do
   [ -f "$config" ] && [ -f "Examples/$example/Info.plist" ] || continue
-  bin="$(swift build --package-path "Examples/$example" --show-bin-path)"
+  bin="$(swift build --package-path "Examples/$example" "${scratch[@]}" --show-bin-path)"
+  # In a shared folder the next example's tests would read this app's Info.plist: it goes once the tests have run.
+  [ ${#scratch[@]} -eq 0 ] || shared_plist="$bin/Info.plist"
   mkdir -p "$bin"
   expand=()
   while IFS='=' read -r key value; do
@@ -31,4 +37,7 @@ for config in "Examples/$example"/*.xcconfig; do
   done < <(grep -v '^[[:space:]]*//' "$config")
   sed "${expand[@]}" "Examples/$example/Info.plist" > "$bin/Info.plist"
 done
-swift test --package-path "Examples/$example" "$@"
+status=0
+swift test --package-path "Examples/$example" "${scratch[@]}" "$@" || status=$?
+[ -z "${shared_plist:-}" ] || rm -f "$shared_plist"
+exit "$status"
