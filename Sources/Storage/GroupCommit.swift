@@ -135,12 +135,15 @@ final class GroupCommit: @unchecked Sendable {
             state.leading = false
             return nil
         }
+        // The next leader first: its batch commits while this thread wakes the callers of this one (a wake-up is a
+        // system call, and on a virtual machine often an interrupt to the other core: a batch of 15 took longer to
+        // wake than to commit, and the writer stood idle meanwhile).
+        next?.wake.signal()
         for carried in batch where carried !== write {
             carried.done = true
             carried.wake.signal()
         }
         write.done = true
-        next?.wake.signal()
     }
 
     /// The leader's wait for its batch: as many writes as the last batch carried (up to the limit), but no more than
