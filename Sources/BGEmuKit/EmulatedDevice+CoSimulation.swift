@@ -14,11 +14,11 @@ extension EmulatedDevice {
     /// the clock up first (``catchUpWithRealTime()``).
     func startFollowing() -> RealTimeFollower {
         let follower = RealTimeFollower(step: realTimeStep)
-        setFollower(follower)
+        currentFollower = follower
         return follower
     }
 
-    func stopFollowing() { setFollower(nil) }
+    func stopFollowing() { currentFollower = nil }
 
     /// Moves the clock by the real time elapsed since the harness's last step, when the clock follows real time
     /// and the harness sleeps between two steps: for a call of app code running on its own (a `Task`, a thread, a

@@ -60,9 +60,10 @@ public final class EmulatedDevice: @unchecked Sendable {
     }
 
     /// The follower of real time of the harness call under way, while the clock may follow real time.
-    var currentFollower: RealTimeFollower? { stateLock.withLock { follower } }
-
-    func setFollower(_ new: RealTimeFollower?) { stateLock.withLock { follower = new } }
+    var currentFollower: RealTimeFollower? {
+        get { stateLock.withLock { follower } }
+        set { stateLock.withLock { follower = newValue } }
+    }
 
     /// The apps installed through this device.
     var installedApps: [EmulatedApp] { stateLock.withLock { Array(apps.values) } }

@@ -78,10 +78,7 @@ final class RealTimeFollower: @unchecked Sendable {
     /// Adds the real time since the last reading to what is owed (with `lock` held).
     private func accrue() {
         let now = ContinuousClock.now
-        if let last {
-            let elapsed = now - last
-            owed += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        }
+        if let last { owed += (now - last).timeInterval }
         last = now
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 enum RealTimeSleep {
     /// Returns once `duration` of real time has passed.
     static func sleep(for duration: Duration) async {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.timeInterval
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
                 Thread.sleep(forTimeInterval: seconds)
@@ -18,7 +18,7 @@ enum RealTimeSleep {
 
     /// Runs `body` on the main queue once `duration` of real time has passed.
     static func onMainQueue(after duration: Duration, _ body: @escaping @Sendable () -> Void) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.timeInterval
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: seconds)
             DispatchQueue.main.async(execute: body)
