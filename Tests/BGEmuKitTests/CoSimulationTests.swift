@@ -64,7 +64,7 @@ import Testing
         #expect(fixture.service.appState(fixture.app.bundleId) == "suspended")
     }
 
-    @Test func aCompletionBetweenTwoStepsIsStampedWhenItIsCalledNotAtTheLastStep() async throws {
+    @Test func R23_aCompletionBetweenTwoStepsIsStampedWhenItIsCalledNotAtTheLastStep() async throws {
         // Steps of 3 s, as a loaded machine can hold the harness's 20 ms back: the app completes 0.3 s into the
         // first, while the harness sleeps, and catches the clock up before its call reaches the service.
         let fixture = try await backgroundApp(budget: .seconds(10)) { task in
