@@ -2505,23 +2505,30 @@ def build(selected: list[Benchmark]) -> None:
                      "--no-build measures the binaries already built.")
 
 
+def proc_stat_cpu() -> list[int] | None:
+    """/proc/stat's `cpu` line, all cores since boot, in clock ticks: user, nice, system, idle, iowait, irq, softirq,
+    steal, …"""
+    try:
+        return [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def machine_busy_seconds() -> float | None:
     """CPU-seconds all cores have spent busy since boot (everything but idle and iowait), from /proc/stat."""
-    try:
-        fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:8]]
-    except (OSError, ValueError):
+    fields = proc_stat_cpu()
+    if fields is None or len(fields) < 7:
         return None
-    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+    return (sum(fields[:7]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_stolen_seconds() -> float | None:
     """CPU-seconds the hypervisor ran something else while this machine's virtual CPUs wanted to run (steal time,
     the eighth field of /proc/stat's cpu line), since boot."""
-    try:
-        fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:9]]
-    except (OSError, ValueError):
+    fields = proc_stat_cpu()
+    if fields is None or len(fields) < 8:
         return None
-    return fields[7] / os.sysconf("SC_CLK_TCK") if len(fields) > 7 else None
+    return fields[7] / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_busy_percent(seconds: float = 1.0) -> float | None:
